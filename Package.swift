@@ -1,0 +1,49 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+    name: "Waymark",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "waymark", targets: ["waymark"]),
+        .library(name: "WaymarkCore", targets: ["WaymarkCore"]),
+        .library(name: "WaymarkGPSD", targets: ["WaymarkGPSD"]),
+        .library(name: "WaymarkAgent", targets: ["WaymarkAgent"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CLibGPS",
+            pkgConfig: "libgps",
+            providers: [.apt(["libgps-dev"])]
+        ),
+        .target(name: "WaymarkCore"),
+        .target(name: "WaymarkGPSD", dependencies: ["CLibGPS", "WaymarkCore"]),
+        .target(
+            name: "WaymarkAgent",
+            dependencies: [
+                "WaymarkCore",
+                "WaymarkGPSD",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
+        .executableTarget(
+            name: "waymark",
+            dependencies: [
+                "WaymarkAgent",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        // Real gpsd processes, fixture paths and the capture oracle, shared by the test targets.
+        .target(name: "WaymarkTestSupport", path: "Tests/WaymarkTestSupport"),
+        .testTarget(name: "WaymarkCoreTests", dependencies: ["WaymarkCore"]),
+        .testTarget(name: "WaymarkGPSDTests", dependencies: ["WaymarkGPSD", "WaymarkCore", "WaymarkTestSupport"]),
+        .testTarget(name: "WaymarkAgentTests", dependencies: ["WaymarkAgent", "WaymarkTestSupport"]),
+        .testTarget(name: "waymarkTests", dependencies: ["waymark", "WaymarkTestSupport"]),
+    ]
+)

@@ -1,0 +1,73 @@
+import Logging
+import ServiceLifecycle
+import WaymarkCore
+import WaymarkGPSD
+
+/// Entry points that wire the parts together; the command line and the tests call the same functions.
+public enum Agent {
+    /// Runs the live agent against gpsd until SIGTERM or SIGINT, or for `duration` when given;
+    /// returns the final counters. Never throws for gpsd trouble: that becomes events and retries.
+    public static func run(
+        configuration: Configuration,
+        sink: any EventSink,
+        duration: Duration? = nil,
+        logger: Logger
+    ) async throws -> Counters {
+        let settings = configuration.gpsd
+        let connection = GPSDConnection(
+            .init(
+                host: settings.host,
+                port: settings.port,
+                device: settings.device,
+                reconnectMinimum: settings.reconnectMinimum,
+                reconnectMaximum: settings.reconnectMaximum
+            )
+        )
+        let service = LocationService(updates: connection.updates(), sink: sink, logger: logger)
+        let group = ServiceGroup(
+            configuration: .init(services: [service], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+        )
+        logger.info("watching gpsd", metadata: ["server": "\(connection.configuration.server)"])
+        try await withThrowingTaskGroup(of: Bool.self) { tasks in
+            tasks.addTask {
+                try await group.run()
+                return true
+            }
+            if let duration {
+                tasks.addTask {
+                    try await Task.sleep(for: duration)
+                    await group.triggerGracefulShutdown()
+                    return false
+                }
+            }
+            // When the group ends first (a signal), the timer is no longer needed; when the timer fires
+            // first, wait for the graceful shutdown it started.
+            while let groupEnded = try await tasks.next() {
+                if groupEnded { tasks.cancelAll() }
+            }
+        }
+        return service.counters
+    }
+
+    /// Replays a recording through the same pipeline; `speed` N paces it at N× the recorded time,
+    /// nil runs as fast as possible.
+    public static func replay(
+        _ source: any ReplaySource,
+        speed: Double? = nil,
+        sink: any EventSink,
+        logger: Logger
+    ) async throws -> Counters {
+        var core = AgentCore(sink: sink, logger: logger)
+        var previous: MonotonicInstant?
+        while let update = source.next() {
+            if let speed, let previous, update.monotonic > previous {
+                sink.flush()
+                try await Task.sleep(for: (update.monotonic - previous) / speed)
+            }
+            previous = update.monotonic
+            core.process(update)
+        }
+        sink.flush()
+        return core.counters
+    }
+}

@@ -1,0 +1,44 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// `[agent]`: who the board is and where the agent keeps its files.
+public struct AgentSettings: Sendable, Equatable {
+    /// The name of the board in every event and upload (`device_id`); by default the host name.
+    public var deviceID: String
+    /// Where the spool and the persisted state live (`state_dir`).
+    public var stateDirectory: String
+    /// Where the event logs, GPX tracks and trip summaries go (`log_dir`).
+    public var logDirectory: String
+
+    public init(
+        deviceID: String = AgentSettings.defaultDeviceID,
+        stateDirectory: String = "/var/lib/waymark",
+        logDirectory: String = "/var/log/waymark"
+    ) {
+        self.deviceID = deviceID
+        self.stateDirectory = stateDirectory
+        self.logDirectory = logDirectory
+    }
+
+    /// The default ``deviceID``: the host name from `gethostname`, or `waymark` if the host has none.
+    public static var defaultDeviceID: String {
+        var buffer = [CChar](repeating: 0, count: 256)
+        guard gethostname(&buffer, buffer.count - 1) == 0 else { return "waymark" }
+        let name = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return name.isEmpty ? "waymark" : name
+    }
+}
+
+extension AgentSettings {
+    /// Reads `[agent]`.
+    mutating func read(from section: inout SectionReader) {
+        section.read("device_id", .identifier, into: &deviceID)
+        section.read("state_dir", .absolutePath, into: &stateDirectory)
+        section.read("log_dir", .absolutePath, into: &logDirectory)
+    }
+}

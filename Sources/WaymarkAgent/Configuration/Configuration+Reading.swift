@@ -1,0 +1,84 @@
+extension Configuration {
+    /// The sections of the file, in the order that messages list them. A new section is one line here and a
+    /// `read(from:)` in its settings type that reads each of its keys with a ``ValueRule``.
+    static let sections: [ConfigurationSection] = [
+        ConfigurationSection("agent") { section, configuration in configuration.agent.read(from: &section) },
+        ConfigurationSection("gpsd") { section, configuration in configuration.gpsd.read(from: &section) },
+    ]
+
+    /// Reads `sections` of a document over the defaults; returns the configuration and every problem found,
+    /// ordered by line.
+    static func settings(
+        in root: TOMLTable,
+        file: String,
+        sections: [ConfigurationSection] = Configuration.sections
+    ) -> (Configuration, [ConfigurationIssue]) {
+        var reading = Reading(file: file, sections: sections)
+        visit(root, at: [], line: nil, into: &reading)
+        let ordered = reading.issues.enumerated().sorted { first, second in
+            (first.element.line ?? 0, first.offset) < (second.element.line ?? 0, second.offset)
+        }
+        return (reading.configuration, ordered.map(\.element))
+    }
+
+    /// Reads the table at `path`, written at `line`: the root, a section, a table that holds sections (`sinks`
+    /// holds `sinks.file`), a table only implied by a longer header, or an unknown section.
+    private static func visit(_ table: TOMLTable, at path: [String], line: Int?, into reading: inout Reading) {
+        let (file, sections) = (reading.file, reading.sections)
+        let name = path.map(TOMLValue.key).joined(separator: ".")
+        let sectionsWithin = sections.filter { $0.path.count > path.count && $0.path.starts(with: path) }
+        var tablesWithin: [TOMLEntry] = []
+        if let section = sections.first(where: { $0.path == path }) {
+            tablesWithin = table.entries.filter { entry in
+                sectionsWithin.contains { $0.path[path.count] == entry.key } && entry.value.kind == .table
+            }
+            var reader = SectionReader(file: file, section: name, table: table)
+            section.read(&reader, &reading.configuration)
+            reader.rejectUnknownKeys(except: Set(tablesWithin.map(\.key)))
+            reading.issues += reader.issues
+        } else if path.isEmpty || !sectionsWithin.isEmpty || table.isImplied {
+            tablesWithin = table.entries.filter { $0.value.kind == .table }
+            for entry in table.entries where entry.value.kind != .table {
+                let problem =
+                    path.isEmpty
+                    ? "key outside any section; allowed sections are \(names(of: sections))"
+                    : "unknown key; [\(name)] holds only the sections \(names(of: sectionsWithin))"
+                reading.issues.append(
+                    ConfigurationIssue(
+                        file: file,
+                        line: entry.line,
+                        section: path.isEmpty ? nil : name,
+                        key: TOMLValue.key(entry.key),
+                        message: problem
+                    )
+                )
+            }
+        } else {
+            reading.issues.append(
+                ConfigurationIssue(
+                    file: file,
+                    line: line,
+                    section: name,
+                    message: "unknown section; allowed sections are \(names(of: sections))"
+                )
+            )
+        }
+        for entry in tablesWithin {
+            if case .table(let child) = entry.value {
+                visit(child, at: path + [entry.key], line: entry.line, into: &reading)
+            }
+        }
+    }
+
+    /// What a reading carries through the tables of a document.
+    private struct Reading {
+        let file: String
+        let sections: [ConfigurationSection]
+        var configuration = Configuration()
+        var issues: [ConfigurationIssue] = []
+    }
+
+    private static func names(of sections: [ConfigurationSection]) -> String {
+        sections.map(\.name).joined(separator: ", ")
+    }
+}

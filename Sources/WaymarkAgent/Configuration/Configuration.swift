@@ -1,0 +1,36 @@
+/// The agent's settings, as read from its TOML file (DESIGN section 9); every setting has a default.
+///
+/// `config/waymark.toml` documents every key with its default and unit.
+public struct Configuration: Sendable, Equatable {
+    /// `[agent]`: who the board is and where it keeps its files.
+    public var agent: AgentSettings
+    /// `[gpsd]`: how to reach gpsd.
+    public var gpsd: GPSDSettings
+
+    public init(agent: AgentSettings = .init(), gpsd: GPSDSettings = .init()) {
+        self.agent = agent
+        self.gpsd = gpsd
+    }
+
+    /// Reads a configuration file's text: the defaults, overridden by the keys the text sets.
+    ///
+    /// - Parameters:
+    ///   - text: The TOML text.
+    ///   - fileName: The name that every issue starts with, usually the file's last path component.
+    /// - Throws: ``ConfigurationError`` with every problem in the text, ordered by line: each unknown section,
+    ///   unknown key, value of the wrong type and value out of range. A TOML syntax error stops the reading and
+    ///   is the only issue.
+    public static func parse(_ text: String, fileName: String) throws(ConfigurationError) -> Configuration {
+        let document: TOMLDocument
+        do {
+            document = try TOMLDocument(parsing: text, fileName: fileName)
+        } catch {
+            throw ConfigurationError(issues: [
+                ConfigurationIssue(file: error.file, line: error.line, message: error.message)
+            ])
+        }
+        let (configuration, issues) = settings(in: document.root, file: fileName)
+        guard issues.isEmpty else { throw ConfigurationError(issues: issues) }
+        return configuration
+    }
+}

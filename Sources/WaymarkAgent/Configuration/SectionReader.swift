@@ -1,0 +1,102 @@
+/// Reads the keys of one section of the configuration file into settings, and records an issue for every
+/// value that a key does not accept and every key that the section does not have.
+///
+/// A section is read by one `read(_:_:into:)` call per key; the keys read are the
+/// allowed keys that a message about an unknown key lists, in the same order.
+struct SectionReader {
+    /// The file name that issues start with.
+    let file: String
+    /// The section's name, dotted for a sub-section: `gpsd`, `sinks.file`.
+    let section: String
+    /// The problems found so far, in the order the keys were read.
+    private(set) var issues: [ConfigurationIssue] = []
+    /// The keys read so far: the keys the section allows.
+    private(set) var allowedKeys: [String] = []
+    private let table: TOMLTable
+    private var rejectedKeys: Set<String> = []
+
+    init(file: String, section: String, table: TOMLTable) {
+        self.file = file
+        self.section = section
+        self.table = table
+    }
+
+    /// Sets `setting` to the value of `key` if the file has the key and `rule` accepts its value; otherwise
+    /// leaves the default.
+    mutating func read<Value>(_ key: String, _ rule: ValueRule<Value>, into setting: inout Value) {
+        if let value = value(of: key, rule) {
+            setting = value
+        }
+    }
+
+    /// Sets an optional `setting` to the value of `key` if the file has the key and `rule` accepts its value;
+    /// otherwise leaves the default.
+    mutating func read<Value>(_ key: String, _ rule: ValueRule<Value>, into setting: inout Value?) {
+        if let value = value(of: key, rule) {
+            setting = value
+        }
+    }
+
+    /// Checks that the setting of `lowerKey` is not above that of `upperKey` when both were accepted, and
+    /// records the issue on the key the file sets: `reconnect_max = "500ms": must be at least reconnect_min (1s)`.
+    mutating func requireOrder<Value: Comparable>(
+        _ lowerKey: String,
+        _ lower: Value,
+        notAbove upperKey: String,
+        _ upper: Value,
+        describe: (Value) -> String
+    ) {
+        guard lower > upper, !rejectedKeys.contains(lowerKey), !rejectedKeys.contains(upperKey) else { return }
+        if table[upperKey] == nil && table[lowerKey] != nil {
+            reject(lowerKey, "must be at most \(upperKey) (\(describe(upper)), its default)")
+        } else {
+            reject(upperKey, "must be at least \(lowerKey) (\(describe(lower)))")
+        }
+    }
+
+    /// Records an issue for each key of the section that was not read, other than `subsections`, which hold
+    /// sections of their own.
+    mutating func rejectUnknownKeys(except subsections: Set<String> = []) {
+        let allowed =
+            allowedKeys.isEmpty
+            ? "this section has no keys" : "allowed keys are " + allowedKeys.joined(separator: ", ")
+        for entry in table.entries where !allowedKeys.contains(entry.key) && !subsections.contains(entry.key) {
+            issues.append(
+                ConfigurationIssue(
+                    file: file,
+                    line: entry.line,
+                    section: section,
+                    key: TOMLValue.key(entry.key),
+                    message: "unknown key; \(allowed)"
+                )
+            )
+        }
+    }
+
+    private mutating func value<Value>(of key: String, _ rule: ValueRule<Value>) -> Value? {
+        allowedKeys.append(key)
+        guard let entry = table[key] else { return nil }
+        switch rule.check(entry.value) {
+        case .accepted(let value):
+            return value
+        case .rejected(let message):
+            reject(key, message)
+            return nil
+        }
+    }
+
+    private mutating func reject(_ key: String, _ message: String) {
+        rejectedKeys.insert(key)
+        let entry = table[key]
+        issues.append(
+            ConfigurationIssue(
+                file: file,
+                line: entry?.line,
+                section: section,
+                key: TOMLValue.key(key),
+                value: entry?.value.description,
+                message: message
+            )
+        )
+    }
+}

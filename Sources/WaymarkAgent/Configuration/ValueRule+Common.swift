@@ -1,0 +1,71 @@
+/// How messages name a duration, with examples of every common unit.
+private let aDuration = "a duration such as \"500ms\", \"5s\", \"3m\" or \"2h\""
+
+extension ValueRule where Value == Int {
+    /// An integer in `range`.
+    static func integer(in range: ClosedRange<Int>) -> ValueRule {
+        ValueRule { value in
+            guard case .integer(let integer) = value else {
+                return .rejected("must be an integer, not \(value.kind.noun)")
+            }
+            guard let integer = Int(exactly: integer), range.contains(integer) else {
+                return .rejected("must be an integer from \(range.lowerBound) to \(range.upperBound)")
+            }
+            return .accepted(integer)
+        }
+    }
+}
+
+extension ValueRule where Value == String {
+    /// A string for which `isValid` holds; `requirement` says what that is: `an absolute path`.
+    static func string(_ requirement: String, where isValid: @escaping @Sendable (String) -> Bool) -> ValueRule {
+        ValueRule { value in
+            guard case .string(let string) = value else {
+                return .rejected("must be a string, not \(value.kind.noun)")
+            }
+            return isValid(string) ? .accepted(string) : .rejected("must be \(requirement)")
+        }
+    }
+
+    /// A host name or an IP address: no spaces or control characters, at most 253 bytes as DNS allows.
+    static var hostName: ValueRule {
+        string("a host name or IP address, such as \"127.0.0.1\"") { host in
+            !host.isEmpty && host.utf8.count <= 253 && host.utf8.allSatisfy { $0 > 0x20 && $0 != 0x7F }
+        }
+    }
+
+    /// An absolute path: it starts with `/` and has no NUL byte.
+    static var absolutePath: ValueRule {
+        string("an absolute path, starting with \"/\"") { path in
+            path.hasPrefix("/") && !path.utf8.contains(0)
+        }
+    }
+
+    /// A name that is safe in file names, log lines and URLs: 1 to 64 ASCII letters, digits, `.`, `_`, `-`, `:`.
+    static var identifier: ValueRule {
+        string("1 to 64 characters, each a letter, a digit, \".\", \"_\", \"-\" or \":\"") { name in
+            (1...64).contains(name.utf8.count)
+                && name.utf8.allSatisfy { byte in
+                    TOMLValue.isBareKeyByte(byte) || byte == UInt8(ascii: ".") || byte == UInt8(ascii: ":")
+                }
+        }
+    }
+}
+
+extension ValueRule where Value == Duration {
+    /// A duration string more than `lower` and at most `upper`: `"500ms"`, `"5s"`, `"3m"`, `"2h"`.
+    static func duration(moreThan lower: Duration, atMost upper: Duration) -> ValueRule {
+        ValueRule { value in
+            guard case .string(let text) = value else {
+                return .rejected("must be \(aDuration), not \(value.kind.noun)")
+            }
+            guard let duration = Duration(configText: text) else {
+                return .rejected("must be \(aDuration)")
+            }
+            guard duration > lower, duration <= upper else {
+                return .rejected("must be a duration more than \(lower.configText) and at most \(upper.configText)")
+            }
+            return .accepted(duration)
+        }
+    }
+}

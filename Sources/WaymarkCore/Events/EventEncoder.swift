@@ -1,0 +1,58 @@
+/// Writes events as JSON Lines (DESIGN section 4): one object per line, snake_case keys, absent fields left
+/// out (never `null` or `NaN`).
+///
+/// Hand-written rather than `JSONEncoder`: replay encodes hundreds of thousands of events per second, and
+/// the key order is fixed (`type`, `seq`, `time`, `recv`, `device`, then the payload) so lines diff well.
+public struct EventEncoder: Sendable {
+    /// `[agent] device_id`; written as `device` when set (uplink payloads).
+    public var deviceID: String?
+
+    public init(deviceID: String? = nil) { self.deviceID = deviceID }
+
+    /// Appends one line, newline included, to `buffer`.
+    public func encode(_ event: Event, into buffer: inout [UInt8]) {
+        var writer = JSONObjectWriter(buffer: consume buffer)
+        writer.string("type", event.type)
+        writer.integer("seq", Int64(truncatingIfNeeded: event.seq))
+        writer.timestamp("time", event.time)
+        if let received = event.received { writer.timestamp("recv", received) }
+        if let deviceID { writer.string("device", deviceID) }
+        switch event.kind {
+        case .location(let location):
+            writer.location(location)
+        case .status(let status):
+            writer.string("gpsd", status.gpsd.rawValue)
+            if let device = status.device { writer.string("device_path", device) }
+            writer.integer("fix_mode", Int64(status.fixMode.rawValue))
+            if let used = status.satellitesUsed { writer.integer("satellites_used", Int64(used)) }
+            if let last = status.lastLocationTime { writer.timestamp("last_location_time", last) }
+        case .error(let report):
+            writer.string("code", report.code.rawValue)
+            writer.string("message", report.message)
+        }
+        buffer = writer.finish()
+    }
+
+    /// One event as a line of text, without the newline.
+    public func line(_ event: Event) -> String {
+        var buffer: [UInt8] = []
+        encode(event, into: &buffer)
+        return String(decoding: buffer.dropLast(), as: UTF8.self)
+    }
+}
+
+extension JSONObjectWriter {
+    fileprivate mutating func location(_ location: Location) {
+        number("lat", location.latitude)
+        number("lon", location.longitude)
+        number("alt_hae", location.altitudeHAE)
+        number("alt_msl", location.altitudeMSL)
+        number("h_acc", location.horizontalAccuracy)
+        number("v_acc", location.verticalAccuracy)
+        number("speed", location.speed)
+        number("speed_acc", location.speedAccuracy)
+        number("course", location.course)
+        number("course_acc", location.courseAccuracy)
+        integer("mode", Int64(location.mode.rawValue))
+    }
+}

@@ -1,0 +1,74 @@
+/// Appends one flat JSON object to a byte buffer, member by member.
+struct JSONObjectWriter {
+    private var buffer: [UInt8]
+    private var isFirst = true
+
+    init(buffer: consuming [UInt8]) {
+        self.buffer = buffer
+        self.buffer.append(UInt8(ascii: "{"))
+    }
+
+    /// Closes the object and the line.
+    consuming func finish() -> [UInt8] {
+        buffer.append(UInt8(ascii: "}"))
+        buffer.append(UInt8(ascii: "\n"))
+        return buffer
+    }
+
+    mutating func string(_ key: StaticString, _ value: String) {
+        self.key(key)
+        appendQuoted(value)
+    }
+
+    mutating func integer(_ key: StaticString, _ value: Int64) {
+        self.key(key)
+        buffer.append(contentsOf: String(value).utf8)
+    }
+
+    /// Writes the member only for a finite value: unknown fields are absent.
+    mutating func number(_ key: StaticString, _ value: Double?) {
+        guard let value, value.isFinite else { return }
+        self.key(key)
+        if value == value.rounded(), abs(value) < 1e15 {
+            buffer.append(contentsOf: String(Int64(value)).utf8)
+        } else {
+            buffer.append(contentsOf: value.description.utf8)
+        }
+    }
+
+    mutating func timestamp(_ key: StaticString, _ value: Timestamp) {
+        self.key(key)
+        buffer.append(UInt8(ascii: "\""))
+        value.appendISO8601(to: &buffer)
+        buffer.append(UInt8(ascii: "\""))
+    }
+
+    private mutating func key(_ key: StaticString) {
+        if !isFirst { buffer.append(UInt8(ascii: ",")) }
+        isFirst = false
+        buffer.append(UInt8(ascii: "\""))
+        key.withUTF8Buffer { buffer.append(contentsOf: $0) }
+        buffer.append(UInt8(ascii: "\""))
+        buffer.append(UInt8(ascii: ":"))
+    }
+
+    private mutating func appendQuoted(_ value: String) {
+        buffer.append(UInt8(ascii: "\""))
+        for byte in value.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): buffer.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
+            case UInt8(ascii: "\\"): buffer.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
+            case UInt8(ascii: "\n"): buffer.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
+            case UInt8(ascii: "\r"): buffer.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
+            case UInt8(ascii: "\t"): buffer.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
+            case 0..<0x20:
+                let hex: [UInt8] = Array("0123456789abcdef".utf8)
+                buffer.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u"), 0x30, 0x30])
+                buffer.append(hex[Int(byte >> 4)])
+                buffer.append(hex[Int(byte & 0xF)])
+            default: buffer.append(byte)
+            }
+        }
+        buffer.append(UInt8(ascii: "\""))
+    }
+}

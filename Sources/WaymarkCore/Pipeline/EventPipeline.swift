@@ -1,0 +1,137 @@
+/// The core's entry point: turns what the source reports into output events.
+///
+/// For now it reports locations, availability (`status` whenever the connection, the device or the fix
+/// mode changes) and errors following Core Location's model: `gpsd_unavailable` and `no_device` once per
+/// outage, `location_unknown` once when the fix is lost, cleared by the next fix. The location filter,
+/// heading, regions and activity plug in here in later issues.
+///
+/// Pure: no clock reads; the update carries its own times.
+public struct EventPipeline: Sendable {
+    public private(set) var counters = Counters()
+    /// The last location delivered (Core Location's `location`).
+    public private(set) var lastLocation: Location?
+    private var status = Status(gpsd: .unavailable)
+    private var hasReportedStatus = false
+    private var outageReported = false
+    private var deviceMissingReported = false
+    private var locationUnknownReported = false
+
+    public init() {}
+
+    public mutating func handle(_ update: SourceUpdate) -> [Event] {
+        var events: [Event] = []
+        let previous = status
+        switch update.event {
+        case .connected:
+            status.gpsd = .connected
+            outageReported = false
+        case .unavailable(let server, let reason, let retryIn):
+            counters.count("gpsd_unavailable")
+            status.gpsd = .unavailable
+            status.device = nil
+            status.fixMode = .notSeen
+            status.satellitesUsed = nil
+            // After the outage, a missing receiver or fix is news again.
+            deviceMissingReported = false
+            locationUnknownReported = false
+            if !outageReported {
+                outageReported = true
+                var message = "gpsd at \(server) is unavailable: \(reason)"
+                if let retryIn { message += "; retrying in \(Self.describe(retryIn)) and backing off" }
+                events.append(error(.gpsdUnavailable, message, update))
+            }
+        case .deviceActive(let path):
+            status.device = path
+            deviceMissingReported = false
+        case .deviceGone(let path):
+            status.device = nil
+            status.fixMode = .notSeen
+            if !deviceMissingReported {
+                deviceMissingReported = true
+                let message =
+                    path.map { "the receiver \($0) is gone: gpsd stopped reporting from it" }
+                    ?? "gpsd has no receiver: check the device and gpsd's configuration"
+                events.append(error(.noDevice, message, update))
+            }
+        case .location(let location):
+            counters.count("location")
+            status.fixMode = location.mode
+            status.lastLocationTime = location.time
+            locationUnknownReported = false
+            lastLocation = location
+            events.append(Event(time: location.time, received: update.received, kind: .location(location)))
+        case .noFix:
+            counters.count("no_fix")
+            // An epoch without a usable position is no fix, whatever mode the receiver claimed.
+            status.fixMode = .noFix
+            if !locationUnknownReported {
+                locationUnknownReported = true
+                events.append(
+                    error(.locationUnknown, "the receiver has no fix; the last known location is kept", update)
+                )
+            }
+        case .attitude:
+            counters.count("attitude")
+        case .sky(let sky):
+            counters.count("sky")
+            if let used = sky.satellitesUsed { status.satellitesUsed = used }
+        case .gpsdError(let message):
+            counters.count("gpsd_error")
+            events.append(error(.gpsdError, "gpsd reported: \(message)", update))
+        case .rejected(let rejection):
+            counters.count(rejection.reason)
+        case .dropped(let count):
+            counters.count("dropped", by: count)
+        }
+        if !hasReportedStatus || Self.availabilityChanged(from: previous, to: status) {
+            hasReportedStatus = true
+            let time = eventTime(update)
+            // The status describes the state after the events above, so it follows them.
+            events.append(Event(time: time, received: update.received, kind: .status(status)))
+        }
+        return events
+    }
+
+    private static func availabilityChanged(from old: Status, to new: Status) -> Bool {
+        old.gpsd != new.gpsd || old.device != new.device || old.fixMode.hasFix != new.fixMode.hasFix
+            || (old.fixMode.hasFix && old.fixMode != new.fixMode)
+    }
+
+    private func error(_ code: ErrorCode, _ message: String, _ update: SourceUpdate) -> Event {
+        Event(
+            time: eventTime(update),
+            received: update.received,
+            kind: .error(ErrorReport(code: code, message: message))
+        )
+    }
+
+    /// Events not derived from a fix carry the wall clock, but never a time before the last fix: a board
+    /// without a real-time clock boots in 1970, and its events must not sort before the fixes they follow.
+    private func eventTime(_ update: SourceUpdate) -> Timestamp {
+        if case .location(let location) = update.event { return location.time }
+        guard let last = lastLocation?.time, last > update.wallClock else { return update.wallClock }
+        return last
+    }
+
+    static func describe(_ duration: Duration) -> String {
+        let seconds = duration.secondsValue
+        if seconds < 1 { return "\(Int((seconds * 1000).rounded())) ms" }
+        return "\((seconds * 10).rounded() / 10) s"
+    }
+}
+
+/// Counts by name: what was delivered, and every reason input was rejected.
+public struct Counters: Hashable, Sendable {
+    public private(set) var values: [String: Int] = [:]
+
+    public init() {}
+
+    public subscript(name: String) -> Int { values[name, default: 0] }
+
+    public mutating func count(_ name: String, by amount: Int = 1) { values[name, default: 0] += amount }
+
+    /// `name=count` pairs, sorted by name: for a summary log line.
+    public var summary: String {
+        values.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
+    }
+}

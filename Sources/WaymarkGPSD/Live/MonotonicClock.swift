@@ -1,0 +1,22 @@
+import WaymarkCore
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The system's clocks, read in one place: the only clock reads of the live source.
+enum SystemClocks {
+    static func monotonic() -> MonotonicInstant {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return MonotonicInstant(nanoseconds: Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec))
+    }
+
+    static func wall() -> Timestamp {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        return Timestamp(seconds: Int64(now.tv_sec), nanoseconds: Int32(now.tv_nsec))
+    }
+}

@@ -1,0 +1,74 @@
+import WaymarkCore
+
+/// Replays a gpsd JSON capture (what `gpspipe -w` writes; gpsd's `.chk` files) line by line through
+/// libgps's own `gps_unpack`, so replay and a live connection share one mapping.
+public final class CaptureReplay: ReplaySource {
+    private let bytes: [UInt8]
+    private var offset = 0
+    private let data = GPSDData()
+    private var builder = SourceEventBuilder()
+    private var clock: ReplayClock
+    private var pending: [SourceUpdate] = []
+    private var pendingIndex = 0
+    private var finished = false
+    /// Lines read so far.
+    public private(set) var lineCount = 0
+
+    public init(bytes: [UInt8]) {
+        self.bytes = bytes
+        clock = ReplayClock(start: Self.firstTime(in: bytes) ?? Timestamp(seconds: 0))
+        pending.reserveCapacity(8)
+        pending.append(clock.update(.connected(server: ReplayClock.server, release: nil)))
+    }
+
+    public func next() -> SourceUpdate? {
+        while pendingIndex == pending.count {
+            pending.removeAll(keepingCapacity: true)
+            pendingIndex = 0
+            guard !finished else { return nil }
+            readLine()
+        }
+        defer { pendingIndex += 1 }
+        return pending[pendingIndex]
+    }
+
+    private func readLine() {
+        guard offset < bytes.count else {
+            finished = true
+            for event in builder.finish() { pending.append(clock.update(event)) }
+            return
+        }
+        let message = bytes.withUnsafeBufferPointer { all -> GPSDMessage in
+            var end = offset
+            while end < all.count, all[end] != UInt8(ascii: "\n") { end += 1 }
+            var lineEnd = end
+            while lineEnd > offset, all[lineEnd - 1] == UInt8(ascii: "\r") { lineEnd -= 1 }
+            let line = UnsafeBufferPointer(rebasing: all[offset..<lineEnd])
+            offset = end + 1
+            return data.unpack(line: line)
+        }
+        lineCount += 1
+        if case .fix(let report) = message, let time = report.time { clock.observe(time) }
+        for event in builder.handle(message, at: clock.monotonic) { pending.append(clock.update(event)) }
+    }
+
+    /// The first `"time":"…"` in the capture: the replay's wall clock before its first fix.
+    private static func firstTime(in bytes: [UInt8]) -> Timestamp? {
+        let key = Array(#""time":""#.utf8)
+        return bytes.withUnsafeBufferPointer { all -> Timestamp? in
+            var index = 0
+            while index + key.count + 24 <= all.count {
+                if all[index] == key[0], all[index..<index + key.count].elementsEqual(key) {
+                    let start = index + key.count
+                    var end = start
+                    while end < all.count, all[end] != UInt8(ascii: "\""), end - start < 40 { end += 1 }
+                    if let time = Timestamp(iso8601: String(decoding: all[start..<end], as: UTF8.self)) {
+                        return time
+                    }
+                }
+                index += 1
+            }
+            return nil
+        }
+    }
+}

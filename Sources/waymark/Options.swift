@@ -1,0 +1,42 @@
+import ArgumentParser
+import Logging
+import WaymarkAgent
+
+/// Options every command that runs the pipeline takes.
+struct CommonOptions: ParsableArguments {
+    @Option(name: .long, help: "The configuration file (default: \(Agent.defaultConfigurationPath) if present).")
+    var config: String?
+
+    @Option(name: .long, help: "Diagnostic log level on stderr: trace, debug, info, notice, warning, error.")
+    var logLevel: Logger.Level = .info
+
+    /// Loads the configuration, or prints every problem on its own line and exits with status 2.
+    func loadConfiguration() throws -> Configuration {
+        do {
+            return try Agent.loadConfiguration(config)
+        } catch {
+            for issue in error.issues { printError(issue.description) }
+            throw ExitCode(2)
+        }
+    }
+
+    func makeLogger(label: String) -> Logger {
+        LoggingSystem.bootstrap(StreamLogHandler.standardError)
+        var logger = Logger(label: label)
+        logger.logLevel = logLevel
+        return logger
+    }
+}
+
+extension Logger.Level: @retroactive ExpressibleByArgument {}
+
+func printError(_ line: String) {
+    var standardError = StandardError()
+    print(line, to: &standardError)
+}
+
+struct StandardError: TextOutputStream {
+    mutating func write(_ string: String) {
+        FileHandleWriter.write(string, to: 2)
+    }
+}

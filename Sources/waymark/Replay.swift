@@ -1,0 +1,54 @@
+import ArgumentParser
+import WaymarkAgent
+import WaymarkCore
+import WaymarkGPSD
+
+extension Waymark {
+    struct Replay: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Replay a recorded drive through the pipeline on a simulated clock.",
+            discussion: """
+                FILE is a gpsd JSON capture (what `gpspipe -w` writes) or a GPX 1.1 file (trkpt, rtept, wpt \
+                with time). The counts of what was delivered and what was rejected, and why, go to stderr.
+                """
+        )
+
+        @Argument(help: "The capture or GPX file.")
+        var file: String
+
+        @OptionGroup var options: CommonOptions
+
+        @Flag(name: .long, help: "Write every event to stdout as JSON Lines.")
+        var print = false
+
+        @Option(name: .long, help: "Replay at N times the recorded speed (default: as fast as possible).")
+        var speed: Double?
+
+        func validate() throws {
+            if let speed, !(speed > 0 && speed.isFinite) {
+                throw ValidationError("--speed \(speed): must be a number greater than 0")
+            }
+        }
+
+        func run() async throws {
+            _ = try options.loadConfiguration()
+            let logger = options.makeLogger(label: "waymark.replay")
+            let source = try openRecording()
+            let sink: any EventSink = print ? JSONLinesWriter(flushThreshold: 1 << 16) : DiscardingSink()
+            let counters = try await Agent.replay(source, speed: speed, sink: sink, logger: logger)
+            printError("replay \(file): \(counters.summary)")
+        }
+
+        /// The recording, or a one-line error naming it and exit status 1.
+        private func openRecording() throws -> any ReplaySource {
+            let result = Result { () throws(ReplayError) in try WaymarkGPSD.Replay.open(contentsOf: file) }
+            switch result {
+            case .success(let source):
+                return source
+            case .failure(let error):
+                printError("waymark replay: \(error)")
+                throw ExitCode(1)
+            }
+        }
+    }
+}

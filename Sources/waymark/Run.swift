@@ -1,0 +1,48 @@
+import ArgumentParser
+import WaymarkAgent
+import WaymarkCore
+
+extension Waymark {
+    struct Run: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Run the agent: watch gpsd and emit events until SIGTERM or SIGINT.",
+            discussion: """
+                gpsd being down, restarting, or having no receiver is not fatal: the agent reports it as an \
+                error event and reconnects with exponential backoff ([gpsd] reconnect_min to reconnect_max).
+                """
+        )
+
+        @OptionGroup var options: CommonOptions
+
+        @Option(name: .long, help: "gpsd to connect to, HOST[:PORT] or [IPv6]:PORT (overrides [gpsd] host and port).")
+        var gpsd: String?
+
+        @Flag(name: .long, help: "Write every event to stdout as JSON Lines.")
+        var print = false
+
+        @Option(name: .customLong("for"), help: "Stop gracefully after this long, e.g. 30s, 5m, 2h.")
+        var duration: String?
+
+        func run() async throws {
+            var configuration = try options.loadConfiguration()
+            if let gpsd {
+                guard let endpoint = GPSDEndpoint(gpsd) else {
+                    throw ValidationError("--gpsd \(gpsd): expected HOST, HOST:PORT or [IPv6]:PORT, port 1 to 65535")
+                }
+                configuration.gpsd.host = endpoint.host
+                if let port = endpoint.port { configuration.gpsd.port = port }
+            }
+            var limit: Duration?
+            if let duration {
+                guard let parsed = Duration(configText: duration), parsed > .zero else {
+                    throw ValidationError("--for \(duration): expected a duration such as 30s, 5m or 2h")
+                }
+                limit = parsed
+            }
+            let logger = options.makeLogger(label: "waymark")
+            let sink: any EventSink =
+                print ? JSONLinesWriter(encoder: EventEncoder(deviceID: nil)) : DiscardingSink()
+            _ = try await Agent.run(configuration: configuration, sink: sink, duration: limit, logger: logger)
+        }
+    }
+}

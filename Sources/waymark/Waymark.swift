@@ -1,0 +1,13 @@
+import ArgumentParser
+import WaymarkAgent
+
+/// The `waymark` command: parsing only; the work is in ``Agent``.
+@main
+struct Waymark: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "waymark",
+        abstract: "An on-board location agent for vehicle fleets: live fixes from gpsd, as Core Location does.",
+        version: "waymark \(Agent.versionDescription)",
+        subcommands: [Run.self, Replay.self, CheckConfig.self]
+    )
+}

@@ -1,0 +1,99 @@
+import Testing
+import WaymarkCore
+import WaymarkGPSD
+import WaymarkTestSupport
+
+@Suite("gpsd going away and coming back", .serialized)
+struct ReconnectTests {
+    @Test("no gpsd at start: unavailable, retried with growing delays, no crash")
+    func noGPSD() async throws {
+        let port = try GPSDTestServer.freePort()
+        let connection = GPSDConnection(
+            .init(port: port, reconnectMinimum: .milliseconds(100), reconnectMaximum: .milliseconds(800))
+        )
+        let delays = try await withTimeout(seconds: 20, "four connection attempts") {
+            var delays: [Duration] = []
+            for await update in connection.updates() {
+                guard case .unavailable(let server, let reason, let retryIn) = update.event else { continue }
+                #expect(server == "127.0.0.1:\(port)")
+                #expect(reason.contains("connect"), "reason: \(reason)")
+                delays.append(retryIn ?? .zero)
+                if delays.count == 5 { break }
+            }
+            return delays
+        }
+        // Nominal 100, 200, 400, 800, 800 ms, each shortened by at most 20 % jitter.
+        let nominal: [Double] = [0.1, 0.2, 0.4, 0.8, 0.8]
+        for (delay, expected) in zip(delays, nominal) {
+            #expect(delay.secondsValue <= expected + 1e-9 && delay.secondsValue >= expected * 0.8 - 1e-9)
+        }
+    }
+
+    @Test("with the default backoff, locations are back within 2 s of gpsd")
+    func defaultBackoff() async throws {
+        let server = try GPSDTestServer(log: Fixtures.gpsdLog("haicom-305N.log"))
+        defer {
+            server.stop()
+            server.removeFiles()
+        }
+        let connection = GPSDConnection(.init(port: server.port))
+        #expect(connection.configuration.reconnectMinimum == .seconds(1))
+        let elapsed = try await withTimeout(seconds: 30, "a restart with the default backoff") {
+            var iterator = connection.updates().makeAsyncIterator()
+            func next(_ matches: (SourceEvent) -> Bool) async -> Bool {
+                while let update = await iterator.next() { if matches(update.event) { return true } }
+                return false
+            }
+            #expect(await next { if case .location = $0 { true } else { false } })
+            server.stop()
+            #expect(await next { if case .unavailable = $0 { true } else { false } })
+            try server.start()
+            let back = ContinuousClock.now
+            #expect(await next { if case .location = $0 { true } else { false } })
+            return ContinuousClock.now - back
+        }
+        #expect(elapsed < .seconds(2))
+    }
+
+    @Test("gpsd restarted 20 times: locations again within 2 s, no thread or socket leaks")
+    func restarts() async throws {
+        let server = try GPSDTestServer(log: Fixtures.gpsdLog("haicom-305N.log"))
+        defer {
+            server.stop()
+            server.removeFiles()
+        }
+        let port = server.port
+        let connection = GPSDConnection(
+            .init(port: port, reconnectMinimum: .milliseconds(200), reconnectMaximum: .seconds(1))
+        )
+        let threadName = "gpsd \(port)"
+        try await withTimeout(seconds: 120, "20 gpsd restarts") {
+            var iterator = connection.updates().makeAsyncIterator()
+            func next(_ what: String, _ matches: (SourceEvent) -> Bool) async throws {
+                while let update = await iterator.next() { if matches(update.event) { return } }
+                throw TestServerError("the stream ended before \(what)")
+            }
+            try await next("the first location") { if case .location = $0 { true } else { false } }
+            #expect(ProcessResources.threads(named: threadName) == 1)
+            #expect(ProcessResources.sockets(toPort: port) == 1)
+            for round in 1...20 {
+                // Mostly killed, as a crash would; every fifth round a graceful stop.
+                server.stop(graceful: round % 5 == 0)
+                try await next("gpsd_unavailable in round \(round)") {
+                    if case .unavailable = $0 { true } else { false }
+                }
+                try server.start()
+                let back = ContinuousClock.now
+                try await next("a location in round \(round)") { if case .location = $0 { true } else { false } }
+                let elapsed = ContinuousClock.now - back
+                #expect(elapsed < .seconds(2), "round \(round): first location \(elapsed) after gpsd was back")
+                #expect(ProcessResources.threads(named: threadName) == 1, "round \(round): threads")
+                #expect(ProcessResources.sockets(toPort: port) == 1, "round \(round): sockets to gpsd")
+            }
+        }
+        // The stream is gone: the thread stops and closes its socket.
+        try await Task.sleep(for: .milliseconds(600))
+        #expect(ProcessResources.threads(named: threadName) == 0)
+        #expect(ProcessResources.sockets(toPort: port) == 0)
+    }
+}

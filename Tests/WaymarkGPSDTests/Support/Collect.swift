@@ -1,0 +1,37 @@
+import WaymarkCore
+import WaymarkGPSD
+import WaymarkTestSupport
+
+/// Every update of a live connection to `server` until gpsd reports the device gone (end of the log).
+func collectLive(from server: GPSDTestServer, seconds: Double = 60) async throws -> [SourceUpdate] {
+    let connection = GPSDConnection(.init(host: "127.0.0.1", port: server.port))
+    return try await withTimeout(seconds: seconds, "the live replay of port \(server.port)") {
+        var updates: [SourceUpdate] = []
+        for await update in connection.updates() {
+            updates.append(update)
+            if case .deviceGone = update.event { break }
+        }
+        return updates
+    }
+}
+
+/// Every update of a capture replayed from a file.
+func collectReplay(_ path: String) throws -> [SourceUpdate] {
+    let source = try Replay.open(contentsOf: path)
+    var updates: [SourceUpdate] = []
+    while let update = source.next() { updates.append(update) }
+    return updates
+}
+
+extension Array where Element == SourceUpdate {
+    var locations: [Location] {
+        compactMap {
+            if case .location(let location) = $0.event { return location }
+            return nil
+        }
+    }
+
+    func count(_ reason: Rejection) -> Int {
+        filter { $0.event == .rejected(reason) }.count
+    }
+}

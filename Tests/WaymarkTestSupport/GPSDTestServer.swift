@@ -1,0 +1,132 @@
+import Foundation
+
+/// A real gpsd from Debian's packages, replaying one capture (DESIGN section 6, whole-log recipe):
+/// `socat` serves the log on a loopback port, gpsd reads it as a `tcp://` device when the first client
+/// watches, and `# EOF` at the end makes gpsd report the device deactivated.
+public final class GPSDTestServer: @unchecked Sendable {
+    public let port: Int
+    private let feedPort: Int
+    private let directory: URL
+    private let feed: URL
+    private let feedDelay: Double
+    private var gpsd: Process?
+    private var socat: Process?
+
+    /// Starts socat and gpsd for `log` and waits until gpsd listens.
+    /// - Parameter feedDelay: seconds socat waits after gpsd connects before it sends the log, so that
+    ///   several clients can watch from the first sentence.
+    public init(log: String, port: Int? = nil, feedDelay: Double = 0) throws {
+        directory = try Fixtures.temporaryDirectory()
+        feed = directory.appendingPathComponent("feed.log")
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: log))
+        bytes.append(contentsOf: Array("\n# EOF\n".utf8))
+        try bytes.write(to: feed)
+        self.port = try port ?? Self.freePort()
+        feedPort = try Self.freePort()
+        self.feedDelay = feedDelay
+        try start()
+    }
+
+    deinit { stop() }
+
+    /// Starts gpsd (again) with a fresh feed of the log.
+    public func start() throws {
+        for tool in ["/usr/sbin/gpsd", "/usr/bin/socat"] where !FileManager.default.isExecutableFile(atPath: tool) {
+            throw TestServerError(
+                "\(tool) is missing: install Debian's gpsd, gpsd-clients and socat (scripts/test.sh does)"
+            )
+        }
+        let source =
+            feedDelay > 0
+            ? "SYSTEM:sleep \(feedDelay); cat \(feed.path)" : "OPEN:\(feed.path)"
+        socat = try Self.launch(
+            "/usr/bin/socat",
+            ["-u", source, "TCP-LISTEN:\(feedPort),bind=127.0.0.1,reuseaddr"]
+        )
+        gpsd = try Self.launch(
+            "/usr/sbin/gpsd",
+            [
+                "-N", "-b", "-S", "\(port)", "-F", directory.appendingPathComponent("ctl.sock").path,
+                "tcp://127.0.0.1:\(feedPort)",
+            ]
+        )
+        try waitUntilListening(port: port)
+    }
+
+    /// Stops gpsd and socat and waits for both: SIGKILL, as a crash or a power cut would, or with
+    /// `graceful`, SIGTERM (gpsd 3.22 takes about 1.5 s to exit) and SIGKILL after 5 s.
+    public func stop(graceful: Bool = false) {
+        for process in [gpsd, socat].compactMap({ $0 }) where process.isRunning {
+            if graceful {
+                process.terminate()
+                let deadline = Date().addingTimeInterval(5)
+                while process.isRunning && Date() < deadline { usleep(10_000) }
+            }
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+            process.waitUntilExit()
+        }
+        gpsd = nil
+        socat = nil
+    }
+
+    public func removeFiles() { try? FileManager.default.removeItem(at: directory) }
+
+    /// A TCP port on 127.0.0.1 that was free a moment ago.
+    public static func freePort() throws -> Int {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard descriptor >= 0 else { throw TestServerError("socket: \(errno)") }
+        defer { close(descriptor) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(descriptor, $0, length) == 0 && getsockname(descriptor, $0, &length) == 0
+            }
+        }
+        guard bound else { throw TestServerError("bind: \(errno)") }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    private static func launch(_ path: String, _ arguments: [String]) throws -> Process {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = arguments
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        return process
+    }
+
+    private func waitUntilListening(port: Int) throws {
+        let deadline = Date().addingTimeInterval(10)
+        while Date() < deadline {
+            if Self.canConnect(port: port) { return }
+            guard gpsd?.isRunning == true else { throw TestServerError("gpsd exited at start (port \(port))") }
+            usleep(20_000)
+        }
+        throw TestServerError("gpsd did not listen on port \(port) within 10 s")
+    }
+
+    static func canConnect(port: Int) -> Bool {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard descriptor >= 0 else { return false }
+        defer { close(descriptor) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+            }
+        }
+    }
+}
+
+public struct TestServerError: Error, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
+}

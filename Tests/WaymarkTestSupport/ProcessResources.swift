@@ -1,0 +1,43 @@
+import Foundation
+
+/// What this process holds, from /proc: to prove that reconnecting leaks nothing.
+public enum ProcessResources {
+    /// Threads of this process whose name starts with `prefix` (Linux `comm`, 15 bytes).
+    public static func threads(named prefix: String) -> Int {
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
+        return tasks.filter { task in
+            let comm = (try? String(contentsOfFile: "/proc/self/task/\(task)/comm", encoding: .utf8)) ?? ""
+            return comm.hasPrefix(prefix)
+        }.count
+    }
+
+    /// Open file descriptors of this process that are TCP sockets connected to 127.0.0.1:`port`.
+    public static func sockets(toPort port: Int) -> Int {
+        let table = readProcFile("/proc/self/net/tcp")
+        let remote = String(format: "0100007F:%04X", port)
+        var inodes: Set<String> = []
+        for line in table.split(separator: "\n").dropFirst() {
+            let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+            if fields.count > 9, fields[2] == remote { inodes.insert(String(fields[9])) }
+        }
+        let descriptors = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+        return descriptors.filter { fd in
+            guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(fd)"),
+                target.hasPrefix("socket:[")
+            else { return false }
+            return inodes.contains(String(target.dropFirst(8).dropLast()))
+        }.count
+    }
+
+    /// A /proc file read to its end: its size says 0, and one read returns only the first page.
+    private static func readProcFile(_ path: String) -> String {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return "" }
+        defer { try? handle.close() }
+        return String(decoding: handle.readDataToEndOfFile(), as: UTF8.self)
+    }
+
+    /// All open file descriptors of this process.
+    public static func descriptorCount() -> Int {
+        ((try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []).count
+    }
+}

@@ -1,0 +1,102 @@
+import Foundation
+import Testing
+import WaymarkTestSupport
+
+@Suite("The waymark command line")
+struct CommandLineTests {
+    @Test("--help for every command", arguments: [[], ["run"], ["replay"], ["check-config"]])
+    func help(command: [String]) throws {
+        let result = try WaymarkBinary.run(command + ["--help"])
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("USAGE: waymark"))
+    }
+
+    @Test func version() throws {
+        let result = try WaymarkBinary.run(["--version"])
+        #expect(result.status == 0)
+        #expect(result.stdout.hasPrefix("waymark 0.1.0 (libgps API 11.0)"))
+    }
+
+    @Test("check-config names file, line, key and what is allowed, one line each, exit 2")
+    func checkConfigErrors() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("waymark.toml").path
+        try """
+        [agent]
+        device_id = "truck-17"
+        colour = "red"
+
+        [gpsd]
+        host = 127
+        port = -5
+        """.write(toFile: path, atomically: true, encoding: .utf8)
+        let result = try WaymarkBinary.run(["check-config", path])
+        #expect(result.status == 2)
+        let lines = result.stderr.split(separator: "\n")
+        #expect(lines.count == 3, "stderr: \(result.stderr)")
+        #expect(lines.first?.hasPrefix("waymark.toml:3: [agent] colour: unknown key") == true)
+        #expect(lines.dropFirst().first?.hasPrefix("waymark.toml:6: [gpsd] host = 127: must be") == true)
+        #expect(lines.last?.hasPrefix("waymark.toml:7: [gpsd] port = -5: must be") == true)
+    }
+
+    @Test("check-config accepts the documented example")
+    func checkConfigExample() throws {
+        let result = try WaymarkBinary.run([
+            "check-config", Fixtures.packageRoot.appendingPathComponent("config/waymark.toml").path,
+        ])
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+    }
+
+    @Test("run --for 5s without gpsd: an error event, retries, exit 0")
+    func runWithoutGPSD() throws {
+        let port = try GPSDTestServer.freePort()
+        let started = Date()
+        let result = try WaymarkBinary.run(
+            ["run", "--print", "--gpsd", "127.0.0.1:\(port)", "--for", "5s"],
+            timeout: 30
+        )
+        let elapsed = Date().timeIntervalSince(started)
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        #expect(elapsed >= 5 && elapsed < 15)
+        let events = try WaymarkBinary.events(result)
+        let errors = events.filter { $0["type"] as? String == "error" }
+        #expect(errors.count == 1, "one error per outage, not one per retry")
+        #expect(errors.first?["code"] as? String == "gpsd_unavailable")
+        #expect((errors.first?["message"] as? String)?.contains("127.0.0.1:\(port)") == true)
+        #expect(events.map { $0["seq"] as? Int } == Array(1...events.count).map { $0 })
+        // 1 + 2 + 4 s of backoff fit in 5 s: at least three attempts were logged.
+        #expect(result.stderr.components(separatedBy: "unavailable").count - 1 >= 1)
+    }
+
+    @Test("--gpsd and --for reject what they cannot parse")
+    func badArguments() throws {
+        for arguments in [
+            ["run", "--gpsd", "host:99999"], ["run", "--for", "soon"], ["replay", "x", "--speed", "0"],
+        ] {
+            let result = try WaymarkBinary.run(arguments)
+            #expect(result.status != 0)
+            #expect(result.stderr.contains("Error"), "\(arguments): \(result.stderr)")
+        }
+    }
+
+    @Test("replay --print of a capture: JSON Lines, seq from 1, locations at GPS time")
+    func replayCapture() throws {
+        let result = try WaymarkBinary.run(["replay", "--print", Fixtures.gpsdLog("20100411_Geko_Regensburg.log.chk")])
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        let events = try WaymarkBinary.events(result)
+        let locations = events.filter { $0["type"] as? String == "location" }
+        #expect(locations.count == 774)
+        #expect(locations.first?["time"] as? String == "2029-11-25T16:57:44.000Z")
+        #expect(events.map { $0["seq"] as? Int } == Array(1...events.count).map { $0 })
+        #expect(result.stderr.contains("location=774"))
+        #expect(!result.stdout.contains("null") && !result.stdout.contains("nan"))
+    }
+
+    @Test("replay of a missing file fails with the path")
+    func replayMissingFile() throws {
+        let result = try WaymarkBinary.run(["replay", "/nonexistent/drive.log"])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("/nonexistent/drive.log"))
+    }
+}
