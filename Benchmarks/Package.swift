@@ -1,0 +1,27 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+// Benchmarks live in their own package so that `swift test` at the repository root never resolves or
+// builds the benchmark dependencies. Run them from this directory: see README.md.
+let package = Package(
+    name: "WaymarkBenchmarks",
+    platforms: [.macOS(.v15)],
+    dependencies: [
+        .package(name: "Waymark", path: ".."),
+        .package(url: "https://github.com/ordo-one/benchmark", exact: "1.38.1", traits: ["MallocInterposer"]),
+    ],
+    targets: [
+        .executableTarget(
+            name: "ReplayBenchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "WaymarkCore", package: "Waymark"),
+                .product(name: "WaymarkGPSD", package: "Waymark"),
+            ],
+            path: "Benchmarks/ReplayBenchmarks",
+            plugins: [
+                .plugin(name: "BenchmarkPlugin", package: "benchmark")
+            ]
+        )
+    ]
+)
