@@ -17,6 +17,7 @@ let package = Package(
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "WaymarkCore", package: "Waymark"),
                 .product(name: "WaymarkGPSD", package: "Waymark"),
+                .product(name: "WaymarkAgent", package: "Waymark"),
             ],
             path: "Benchmarks/ReplayBenchmarks",
             plugins: [

@@ -7,25 +7,23 @@ import WaymarkGPSD
 public enum Agent {
     /// Runs the live agent against gpsd until SIGTERM or SIGINT, or for `duration` when given;
     /// returns the final counters. Never throws for gpsd trouble: that becomes events and retries.
+    ///
+    /// - Parameter reloading: where SIGHUP reads the configuration again from; nil leaves SIGHUP alone.
     public static func run(
         configuration: Configuration,
+        reloading: ConfigurationSource? = nil,
         sink: any EventSink,
         duration: Duration? = nil,
         logger: Logger
     ) async throws -> Counters {
-        let settings = configuration.gpsd
-        let connection = GPSDConnection(
-            .init(
-                host: settings.host,
-                port: settings.port,
-                device: settings.device,
-                reconnectMinimum: settings.reconnectMinimum,
-                reconnectMaximum: settings.reconnectMaximum
-            )
-        )
+        let connection = GPSDConnection(GPSDConnection.Configuration(configuration.gpsd))
         let service = LocationService(updates: connection.updates(), sink: sink, logger: logger)
+        var services: [any Service] = [service]
+        if let reloading {
+            services.append(ConfigurationReloadService(source: reloading, connection: connection, logger: logger))
+        }
         let group = ServiceGroup(
-            configuration: .init(services: [service], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+            configuration: .init(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
         )
         logger.info("watching gpsd", metadata: ["server": "\(connection.configuration.server)"])
         try await withThrowingTaskGroup(of: Bool.self) { tasks in

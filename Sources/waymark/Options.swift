@@ -12,8 +12,13 @@ struct CommonOptions: ParsableArguments {
 
     /// Loads the configuration, or prints every problem on its own line and exits with status 2.
     func loadConfiguration() throws -> Configuration {
+        try load(ConfigurationSource(path: config))
+    }
+
+    /// Loads the configuration from `source`, or prints every problem on its own line and exits with status 2.
+    func load(_ source: ConfigurationSource) throws -> Configuration {
         do {
-            return try Agent.loadConfiguration(config)
+            return try source.load()
         } catch {
             for issue in error.issues { printError(issue.description) }
             throw ExitCode(2)

@@ -24,14 +24,14 @@ extension Waymark {
         var duration: String?
 
         func run() async throws {
-            var configuration = try options.loadConfiguration()
+            var source = ConfigurationSource(path: options.config)
             if let gpsd {
                 guard let endpoint = GPSDEndpoint(gpsd) else {
                     throw ValidationError("--gpsd \(gpsd): expected HOST, HOST:PORT or [IPv6]:PORT, port 1 to 65535")
                 }
-                configuration.gpsd.host = endpoint.host
-                if let port = endpoint.port { configuration.gpsd.port = port }
+                source.gpsd = endpoint
             }
+            let configuration = try options.load(source)
             var limit: Duration?
             if let duration {
                 guard let parsed = Duration(configText: duration), parsed > .zero else {
@@ -42,7 +42,13 @@ extension Waymark {
             let logger = options.makeLogger(label: "waymark")
             let sink: any EventSink =
                 print ? JSONLinesWriter(encoder: EventEncoder(deviceID: nil)) : DiscardingSink()
-            _ = try await Agent.run(configuration: configuration, sink: sink, duration: limit, logger: logger)
+            _ = try await Agent.run(
+                configuration: configuration,
+                reloading: source,
+                sink: sink,
+                duration: limit,
+                logger: logger
+            )
         }
     }
 }

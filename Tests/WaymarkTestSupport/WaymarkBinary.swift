@@ -58,3 +58,53 @@ public enum WaymarkBinary {
         }
     }
 }
+
+extension WaymarkBinary {
+    /// A `waymark` process left running, its output going to files that can be read while it runs.
+    public final class Running: @unchecked Sendable {
+        public let process = Process()
+        private let directory: URL
+
+        init(_ arguments: [String]) throws {
+            directory = try Fixtures.temporaryDirectory()
+            FileManager.default.createFile(atPath: directory.appendingPathComponent("stdout").path, contents: nil)
+            FileManager.default.createFile(atPath: directory.appendingPathComponent("stderr").path, contents: nil)
+            process.executableURL = URL(fileURLWithPath: WaymarkBinary.path)
+            process.arguments = arguments
+            process.standardOutput = try FileHandle(forWritingTo: directory.appendingPathComponent("stdout"))
+            process.standardError = try FileHandle(forWritingTo: directory.appendingPathComponent("stderr"))
+            process.standardInput = FileHandle.nullDevice
+            try process.run()
+        }
+
+        public var stdout: String {
+            (try? String(contentsOf: directory.appendingPathComponent("stdout"), encoding: .utf8)) ?? ""
+        }
+
+        public var stderr: String {
+            (try? String(contentsOf: directory.appendingPathComponent("stderr"), encoding: .utf8)) ?? ""
+        }
+
+        public func signal(_ number: Int32) { kill(process.processIdentifier, number) }
+
+        /// Waits until `condition` holds, at most `seconds`.
+        public func wait(seconds: Double, _ what: String, until condition: () -> Bool) throws {
+            let deadline = Date().addingTimeInterval(seconds)
+            while !condition() {
+                guard Date() < deadline else { throw TestServerError("\(what) did not happen within \(seconds) s") }
+                guard process.isRunning else { throw TestServerError("waymark exited before \(what): \(stderr)") }
+                usleep(20_000)
+            }
+        }
+
+        /// SIGINT, then waits for the exit status.
+        public func interrupt() -> Int32 {
+            signal(SIGINT)
+            process.waitUntilExit()
+            try? FileManager.default.removeItem(at: directory)
+            return process.terminationStatus
+        }
+    }
+
+    public static func start(_ arguments: [String]) throws -> Running { try Running(arguments) }
+}

@@ -9,8 +9,8 @@ import Darwin
 
 /// The loop on a connection's dedicated thread: connect, watch, read, map, reconnect.
 struct ConnectionWorker {
-    private let configuration: GPSDConnection.Configuration
-    private let stop: StopSignal
+    private var configuration: GPSDConnection.Configuration
+    private let control: WorkerControl
     private let continuation: AsyncStream<SourceUpdate>.Continuation
     private let data = GPSDData()
     private var backoff: Backoff
@@ -19,19 +19,16 @@ struct ConnectionWorker {
     /// Longest single wait in `gps_waiting`, so a stop request is noticed promptly.
     private static let pollInterval: Duration = .milliseconds(200)
 
-    init(
-        configuration: GPSDConnection.Configuration,
-        stop: StopSignal,
-        continuation: AsyncStream<SourceUpdate>.Continuation
-    ) {
-        self.configuration = configuration
-        self.stop = stop
+    init(control: WorkerControl, continuation: AsyncStream<SourceUpdate>.Continuation) {
+        self.control = control
         self.continuation = continuation
+        configuration = control.currentConfiguration()
         backoff = Backoff(minimum: configuration.reconnectMinimum, maximum: configuration.reconnectMaximum)
     }
 
     mutating func run() {
-        while !stop.isStopped {
+        while !control.isStopped {
+            if control.hasChanged { adopt(control.currentConfiguration()) }
             let reason: String
             let opened = "\(configuration.port)".withCString { port in
                 configuration.host.withCString { host in waymark_open(host, port, data.pointer) }
@@ -42,11 +39,18 @@ struct ConnectionWorker {
             } else {
                 reason = String(cString: gps_errstr(opened))
             }
-            guard !stop.isStopped else { return }
+            guard !control.isStopped else { return }
+            // A new configuration ends the session on purpose: connect with it at once.
+            guard !control.hasChanged else { continue }
             let delay = backoff.nextDelay(using: &random)
             emit(.unavailable(server: configuration.server, reason: reason, retryIn: delay))
-            stop.sleep(for: delay)
+            if control.sleep(for: delay) == .stopped { return }
         }
+    }
+
+    private mutating func adopt(_ new: GPSDConnection.Configuration) {
+        configuration = new
+        backoff = Backoff(minimum: new.reconnectMinimum, maximum: new.reconnectMaximum)
     }
 
     /// One connected session; returns why it ended.
@@ -59,7 +63,7 @@ struct ConnectionWorker {
         var builder = SourceEventBuilder(device: device, epochs: .init(quietPeriod: configuration.epochQuietPeriod))
         var announced = false
         defer { for event in builder.finish() { emit(event) } }
-        while !stop.isStopped {
+        while !control.isStopped && !control.hasChanged {
             let now = SystemClocks.monotonic()
             var wait = Self.pollInterval
             if let deadline = builder.deadline { wait = max(.zero, min(wait, deadline - now)) }

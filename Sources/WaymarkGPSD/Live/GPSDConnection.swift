@@ -1,3 +1,4 @@
+import Synchronization
 import WaymarkCore
 
 /// A live connection to gpsd through libgps: `GPSDConnection(configuration).updates()`.
@@ -6,7 +7,8 @@ import WaymarkCore
 /// WATCH_JSON`), reads with `gps_waiting` / `gps_read`, maps every message as replay does, and
 /// reconnects with exponential backoff and jitter when gpsd is unreachable or the connection drops.
 /// Ending the iteration (or cancelling the task that iterates) stops the thread and closes the socket.
-public struct GPSDConnection: Sendable {
+/// ``reconfigure(_:)`` moves running streams to new settings (a SIGHUP reload) without ending them.
+public final class GPSDConnection: Sendable {
     public struct Configuration: Hashable, Sendable {
         public var host: String
         public var port: Int
@@ -41,21 +43,43 @@ public struct GPSDConnection: Sendable {
         public var server: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }
     }
 
-    public let configuration: Configuration
+    private struct State {
+        var configuration: Configuration
+        var controls: [ObjectIdentifier: WorkerControl] = [:]
+    }
 
-    public init(_ configuration: Configuration = .init()) { self.configuration = configuration }
+    private let state: Mutex<State>
+
+    public init(_ configuration: Configuration = .init()) { state = Mutex(State(configuration: configuration)) }
+
+    public var configuration: Configuration { state.withLock { $0.configuration } }
+
+    /// Applies new settings: every running stream closes its connection and connects with them at once
+    /// (its thread keeps its name). Settings equal to the current ones change nothing.
+    public func reconfigure(_ configuration: Configuration) {
+        let controls = state.withLock { state in
+            state.configuration = configuration
+            return Array(state.controls.values)
+        }
+        for control in controls { control.reconfigure(configuration) }
+    }
 
     /// Live updates until the consumer stops iterating.
     public func updates() -> AsyncStream<SourceUpdate> {
+        let configuration = configuration
         let (stream, continuation) = AsyncStream.makeStream(
             of: SourceUpdate.self,
             bufferingPolicy: .bufferingOldest(configuration.bufferLimit)
         )
-        let stop = StopSignal()
-        continuation.onTermination = { _ in stop.stop() }
-        let configuration = configuration
+        let control = WorkerControl(configuration: configuration)
+        let key = ObjectIdentifier(control)
+        state.withLock { $0.controls[key] = control }
+        continuation.onTermination = { [weak self] _ in
+            control.stop()
+            self?.state.withLock { _ = $0.controls.removeValue(forKey: key) }
+        }
         DedicatedThread.start(name: "gpsd \(configuration.port)") {
-            var worker = ConnectionWorker(configuration: configuration, stop: stop, continuation: continuation)
+            var worker = ConnectionWorker(control: control, continuation: continuation)
             worker.run()
             continuation.finish()
         }

@@ -1,0 +1,115 @@
+import Benchmark
+import Foundation
+import WaymarkAgent
+import WaymarkCore
+import WaymarkGPSD
+
+/// Replay throughput, the cost of decoding alone, of encoding alone, and allocations per replay.
+///
+/// One operation of the `replay.*` benchmarks is one replay of the whole Regensburg capture, whose TPV
+/// count is in the benchmark's name (`tpv_per_op`): TPV per second = `tpv_per_op` / median wall clock.
+/// The capture is read from disk once, when the benchmarks are registered, never inside a measurement.
+let benchmarks: @Sendable () -> Void = {
+    let capture = Capture.regensburg
+    let replayMetrics: [BenchmarkMetric] = [
+        .wallClock, .cpuTotal, .instructions, .throughput, .mallocCountTotal, .mallocBytesCount,
+        .peakMemoryResident,
+    ]
+    Benchmark.defaultConfiguration = .init(
+        metrics: replayMetrics,
+        timeUnits: .microseconds,
+        warmupIterations: 3,
+        maxDuration: .seconds(4),
+        maxIterations: 1_000
+    )
+    let tags = ["tpv_per_op": "\(capture.tpvCount)"]
+    // One output buffer for all iterations, sized for a whole replay: no benchmark measures its growth.
+    var output: [UInt8] = []
+    output.reserveCapacity(capture.outputByteCount * 2)
+
+    // The full replay path of `waymark replay FILE --print`, minus the write(2): libgps decoding and
+    // mapping, the pipeline, sequence numbers and JSON Lines encoding into a reused buffer.
+    Benchmark("replay.capture", configuration: .init(tags: tags)) { _ in
+        output.removeAll(keepingCapacity: true)
+        let replay = CaptureReplay(bytes: capture.bytes)
+        var pipeline = EventPipeline()
+        var sequencer = EventSequencer()
+        let encoder = EventEncoder()
+        while let update = replay.next() {
+            var events = pipeline.handle(update)
+            guard !events.isEmpty else { continue }
+            sequencer.number(&events)
+            for event in events { encoder.encode(event, into: &output) }
+        }
+        blackHole(output.count)
+    }
+
+    // The same capture through `CaptureReplay` alone: `gps_unpack` and the mapping to source events.
+    Benchmark("replay.capture.decode-only", configuration: .init(tags: tags)) { _ in
+        let replay = CaptureReplay(bytes: capture.bytes)
+        var updates = 0
+        while let update = replay.next() {
+            blackHole(update)
+            updates += 1
+        }
+        blackHole(updates)
+    }
+
+    // One location event of the drive, encoded 1,000 times per operation (scaled: figures are per encode).
+    let location = capture.typicalLocation
+    Benchmark(
+        "encode.location",
+        configuration: .init(
+            metrics: [.wallClock, .instructions, .throughput, .mallocCountTotal],
+            timeUnits: .nanoseconds,
+            scalingFactor: .kilo
+        )
+    ) { benchmark in
+        output.removeAll(keepingCapacity: true)
+        let encoder = EventEncoder()
+        for _ in benchmark.scaledIterations { encoder.encode(location, into: &output) }
+        blackHole(output.count)
+    }
+}
+
+/// The Regensburg capture (gpsd 3.22's `.chk`: 2,803 TPVs in 13,522 lines with NMEA echoes and SKY),
+/// with what the benchmarks derive from it outside their measurements.
+private struct Capture: Sendable {
+    static let regensburg = Capture(fixture: "20100411_Geko_Regensburg.log.chk")
+
+    let bytes: [UInt8]
+    let tpvCount: Int
+    /// A location from the middle of the drive, numbered as a long-running agent would number it.
+    let typicalLocation: Event
+    /// Bytes of JSON Lines that one replay writes.
+    let outputByteCount: Int
+
+    init(fixture name: String) {
+        // Benchmarks/Benchmarks/ReplayBenchmarks/ReplayBenchmarks.swift → the repository root.
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent()
+        let path = root.appendingPathComponent("Tests/Fixtures/gpsd-logs/\(name)").path
+        guard let data = FileManager.default.contents(atPath: path) else {
+            fatalError("cannot read the capture \(path)")
+        }
+        bytes = [UInt8](data)
+        tpvCount = bytes.split(separator: UInt8(ascii: "\n")).count { $0.starts(with: #"{"class":"TPV""#.utf8) }
+
+        let replay = CaptureReplay(bytes: bytes)
+        var pipeline = EventPipeline()
+        let encoder = EventEncoder()
+        var locations: [Event] = []
+        var output: [UInt8] = []
+        while let update = replay.next() {
+            for event in pipeline.handle(update) {
+                encoder.encode(event, into: &output)
+                if case .location = event.kind { locations.append(event) }
+            }
+        }
+        guard !locations.isEmpty else { fatalError("the capture \(path) has no location") }
+        var location = locations[locations.count / 2]
+        location.seq = 123_456
+        typicalLocation = location
+        outputByteCount = output.count
+    }
+}

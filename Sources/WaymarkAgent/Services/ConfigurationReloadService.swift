@@ -1,0 +1,55 @@
+import Logging
+import ServiceLifecycle
+import UnixSignals
+import WaymarkGPSD
+
+/// Reloads the configuration file on SIGHUP (DESIGN section 9): a valid file is applied, an invalid one
+/// is rejected with one log line per problem and the running settings are kept.
+public struct ConfigurationReloadService: Service {
+    private let source: ConfigurationSource
+    private let connection: GPSDConnection
+    private let logger: Logger
+
+    public init(source: ConfigurationSource, connection: GPSDConnection, logger: Logger) {
+        self.source = source
+        self.connection = connection
+        self.logger = logger
+    }
+
+    public func run() async {
+        for await _ in await UnixSignalsSequence(trapping: .sighup).cancelOnGracefulShutdown() {
+            reload()
+        }
+    }
+
+    func reload() {
+        let file = source.fileDescription
+        let configuration: Configuration
+        do {
+            configuration = try source.load()
+        } catch {
+            for issue in error.issues { logger.error("\(issue.description)") }
+            logger.error("SIGHUP: \(file) rejected, the running configuration is kept")
+            return
+        }
+        let gpsd = GPSDConnection.Configuration(configuration.gpsd, keeping: connection.configuration)
+        if gpsd == connection.configuration {
+            logger.info("SIGHUP: \(file) reloaded, nothing changed")
+        } else {
+            logger.notice("SIGHUP: \(file) reloaded; reconnecting to gpsd at \(gpsd.server)")
+            connection.reconfigure(gpsd)
+        }
+    }
+}
+
+extension GPSDConnection.Configuration {
+    /// The connection settings of `[gpsd]`, with the tuning that the file does not set kept from `current`.
+    init(_ settings: GPSDSettings, keeping current: GPSDConnection.Configuration = .init()) {
+        self = current
+        host = settings.host
+        port = settings.port
+        device = settings.device
+        reconnectMinimum = settings.reconnectMinimum
+        reconnectMaximum = settings.reconnectMaximum
+    }
+}
