@@ -42,7 +42,7 @@ let package = Package(
         ),
         // Real gpsd processes, fixture paths and the capture oracle, shared by the test targets.
         .target(name: "WaymarkTestSupport", path: "Tests/WaymarkTestSupport"),
-        .testTarget(name: "WaymarkCoreTests", dependencies: ["WaymarkCore"]),
+        .testTarget(name: "WaymarkCoreTests", dependencies: ["WaymarkCore", "WaymarkTestSupport"]),
         .testTarget(name: "WaymarkGPSDTests", dependencies: ["WaymarkGPSD", "WaymarkCore", "WaymarkTestSupport"]),
         .testTarget(name: "WaymarkAgentTests", dependencies: ["WaymarkAgent", "WaymarkTestSupport"]),
         .testTarget(name: "waymarkTests", dependencies: ["waymark", "WaymarkTestSupport"]),

@@ -1,5 +1,6 @@
 import Testing
 import WaymarkCore
+import WaymarkTestSupport
 
 @Suite struct BackoffTests {
     /// The delays of `count` consecutive attempts.

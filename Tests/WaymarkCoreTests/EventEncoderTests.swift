@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WaymarkCore
+import WaymarkTestSupport
 
 @Suite struct EventEncoderTests {
     /// A JSON value as a consumer sees it after parsing.

@@ -12,12 +12,7 @@ struct BadInputTests {
 
     @Test("through a real gpsd", arguments: garbageLogs)
     func live(log: String) async throws {
-        let server = try GPSDTestServer(log: Fixtures.gpsdLog(log))
-        defer {
-            server.stop()
-            server.removeFiles()
-        }
-        let updates = try await collectLive(from: server)
+        let updates = try await collectLive(log: log)
         let oracle = try CaptureOracle(chkPath: Fixtures.gpsdLog(log + ".chk"))
         expectMatches(updates.locations, oracle: oracle, "live \(log)")
         var pipeline = EventPipeline()

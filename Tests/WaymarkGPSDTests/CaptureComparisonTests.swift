@@ -32,12 +32,7 @@ struct CaptureComparisonTests {
 
     @Test("live through a real gpsd, and the same as replay", arguments: comparedLogs)
     func live(log: String) async throws {
-        let server = try GPSDTestServer(log: Fixtures.gpsdLog(log))
-        defer {
-            server.stop()
-            server.removeFiles()
-        }
-        let updates = try await collectLive(from: server)
+        let updates = try await collectLive(log: log)
         let oracle = try CaptureOracle(chkPath: Fixtures.gpsdLog(log + ".chk"))
         expectMatches(updates.locations, oracle: oracle, "live \(log)")
         let replayed = try collectReplay(Fixtures.gpsdLog(log + ".chk")).locations

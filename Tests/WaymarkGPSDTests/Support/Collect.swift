@@ -15,6 +15,16 @@ func collectLive(from server: GPSDTestServer, seconds: Double = 60) async throws
     }
 }
 
+/// Replays `log` through a real gpsd of its own and returns every update of a live connection to it.
+func collectLive(log: String) async throws -> [SourceUpdate] {
+    let server = try GPSDTestServer(log: Fixtures.gpsdLog(log))
+    defer {
+        server.stop()
+        server.removeFiles()
+    }
+    return try await collectLive(from: server)
+}
+
 /// Every update of a capture replayed from a file.
 func collectReplay(_ path: String) throws -> [SourceUpdate] {
     let source = try Replay.open(contentsOf: path)
