@@ -3,6 +3,12 @@ import ServiceLifecycle
 import WaymarkCore
 import WaymarkGPSD
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Entry points that wire the parts together; the command line and the tests call the same functions.
 public enum Agent {
     /// Runs the live agent against gpsd until SIGTERM or SIGINT, or for `duration` when given;
@@ -16,6 +22,7 @@ public enum Agent {
         duration: Duration? = nil,
         logger: Logger
     ) async throws -> Counters {
+        ignoreBrokenPipes()
         let connection = GPSDConnection(GPSDConnection.Configuration(configuration.gpsd))
         let service = LocationService(updates: connection.updates(), sink: sink, logger: logger)
         var services: [any Service] = [service]
@@ -55,6 +62,7 @@ public enum Agent {
         sink: any EventSink,
         logger: Logger
     ) async throws -> Counters {
+        ignoreBrokenPipes()
         var core = AgentCore(sink: sink, logger: logger)
         var previous: MonotonicInstant?
         while let update = source.next() {
@@ -67,5 +75,11 @@ public enum Agent {
         }
         sink.flush()
         return core.counters
+    }
+
+    /// A peer that goes away mid-write (gpsd dying while libgps sends `WATCH`, or the reader of
+    /// `--print` closing its pipe) must be an error the agent handles, not SIGPIPE ending the process.
+    static func ignoreBrokenPipes() {
+        signal(SIGPIPE, SIG_IGN)
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import WaymarkCore
 import WaymarkGPSD
@@ -27,6 +28,47 @@ struct ReconnectTests {
         for (delay, expected) in zip(delays, nominal) {
             #expect(delay.secondsValue <= expected + 1e-9 && delay.secondsValue >= expected * 0.8 - 1e-9)
         }
+    }
+
+    @Test("a server that is not gpsd: named as such, and backed off like an outage")
+    func notGPSD() async throws {
+        let directory = try Fixtures.temporaryDirectory()
+        let page = directory.appendingPathComponent("page.html")
+        try "HTTP/1.0 200 OK\r\n\r\n<html>\n<body>not gpsd</body>\n</html>\n\n\n\n\n".write(
+            to: page,
+            atomically: true,
+            encoding: .utf8
+        )
+        let port = try GPSDTestServer.freePort()
+        let server = Process()
+        server.executableURL = URL(fileURLWithPath: "/usr/bin/socat")
+        server.arguments = ["-u", "OPEN:\(page.path)", "TCP-LISTEN:\(port),bind=127.0.0.1,reuseaddr,fork"]
+        try server.run()
+        defer {
+            server.stop()
+            try? FileManager.default.removeItem(at: directory)
+        }
+        while !GPSDTestServer.canConnect(port: port) { try await Task.sleep(for: .milliseconds(20)) }
+        let connection = GPSDConnection(
+            .init(port: port, reconnectMinimum: .milliseconds(100), reconnectMaximum: .milliseconds(400))
+        )
+        let outages = try await withTimeout(seconds: 20, "three attempts at a server that is not gpsd") {
+            var outages: [(reason: String, retryIn: Duration?)] = []
+            for await update in connection.updates() {
+                if case .connected = update.event { Issue.record("a web page was taken for gpsd") }
+                if case .unavailable(_, let reason, let retryIn) = update.event { outages.append((reason, retryIn)) }
+                if outages.count == 3 { break }
+            }
+            return outages.map { "\($0.reason)|\($0.retryIn?.secondsValue ?? 0)" }
+        }
+        #expect(
+            outages.allSatisfy {
+                $0.contains("gpsd's protocol; check host and port") || $0.contains("gpsd's protocol (")
+            },
+            "\(outages)"
+        )
+        let delays = outages.compactMap { Double($0.split(separator: "|").last ?? "") }
+        #expect(delays.count == 3 && delays[2] > delays[0], "the delay grows: \(delays)")
     }
 
     @Test("with the default backoff, locations are back within 2 s of gpsd")

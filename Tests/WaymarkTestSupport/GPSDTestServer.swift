@@ -56,15 +56,7 @@ public final class GPSDTestServer: @unchecked Sendable {
     /// Stops gpsd and socat and waits for both: SIGKILL, as a crash or a power cut would, or with
     /// `graceful`, SIGTERM (gpsd 3.22 takes about 1.5 s to exit) and SIGKILL after 5 s.
     public func stop(graceful: Bool = false) {
-        for process in [gpsd, socat].compactMap({ $0 }) where process.isRunning {
-            if graceful {
-                process.terminate()
-                let deadline = Date().addingTimeInterval(5)
-                while process.isRunning && Date() < deadline { usleep(10_000) }
-            }
-            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-            process.waitUntilExit()
-        }
+        for process in [gpsd, socat].compactMap({ $0 }) { process.stop(graceful: graceful) }
         gpsd = nil
         socat = nil
     }
@@ -110,7 +102,7 @@ public final class GPSDTestServer: @unchecked Sendable {
         throw TestServerError("gpsd did not listen on port \(port) within 10 s")
     }
 
-    static func canConnect(port: Int) -> Bool {
+    public static func canConnect(port: Int) -> Bool {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { return false }
         defer { close(descriptor) }

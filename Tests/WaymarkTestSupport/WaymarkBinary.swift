@@ -36,9 +36,9 @@ public enum WaymarkBinary {
         try process.run()
         let deadline = Date().addingTimeInterval(timeout)
         while process.isRunning && Date() < deadline { usleep(20_000) }
+        if !process.isRunning { process.waitUntilExit() }
         if process.isRunning {
-            process.terminate()
-            process.waitUntilExit()
+            process.stop()
             throw TestServerError("waymark \(arguments.joined(separator: " ")) ran longer than \(timeout) s")
         }
         return Result(
@@ -100,7 +100,9 @@ extension WaymarkBinary {
         /// SIGINT, then waits for the exit status.
         public func interrupt() -> Int32 {
             signal(SIGINT)
-            process.waitUntilExit()
+            let deadline = Date().addingTimeInterval(10)
+            while process.isRunning && Date() < deadline { usleep(10_000) }
+            process.stop()
             try? FileManager.default.removeItem(at: directory)
             return process.terminationStatus
         }

@@ -93,6 +93,22 @@ struct CommandLineTests {
         #expect(!result.stdout.contains("null") && !result.stdout.contains("nan"))
     }
 
+    @Test("a reader that closes the pipe early does not kill the agent (no SIGPIPE)")
+    func closedPipe() throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: WaymarkBinary.path)
+        process.arguments = ["replay", "--print", Fixtures.gpsdLog("20100411_Geko_Regensburg.log.chk")]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = FileHandle.nullDevice
+        try pipe.fileHandleForReading.close()
+        try process.run()
+        while process.isRunning { usleep(10_000) }
+        process.waitUntilExit()
+        #expect(process.terminationReason == .exit)
+        #expect(process.terminationStatus == 0)
+    }
+
     @Test("replay of a missing file fails with the path")
     func replayMissingFile() throws {
         let result = try WaymarkBinary.run(["replay", "/nonexistent/drive.log"])

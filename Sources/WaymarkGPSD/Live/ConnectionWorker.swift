@@ -18,6 +18,8 @@ struct ConnectionWorker {
     private var overflowed = 0
     /// Longest single wait in `gps_waiting`, so a stop request is noticed promptly.
     private static let pollInterval: Duration = .milliseconds(200)
+    /// Lines that are not gpsd's JSON, before any that is, after which the peer is taken for something else.
+    private static let foreignLineLimit = 8
 
     init(control: WorkerControl, continuation: AsyncStream<SourceUpdate>.Continuation) {
         self.control = control
@@ -62,6 +64,7 @@ struct ConnectionWorker {
         guard watched == 0 else { return "gpsd refused the watch request" }
         var builder = SourceEventBuilder(device: device, epochs: .init(quietPeriod: configuration.epochQuietPeriod))
         var announced = false
+        var foreignLines = 0
         defer { for event in builder.finish() { emit(event) } }
         while !control.isStopped && !control.hasChanged {
             let now = SystemClocks.monotonic()
@@ -76,10 +79,17 @@ struct ConnectionWorker {
             }
             let status = waymark_read(data.pointer, data.message.baseAddress, WAYMARK_MESSAGE_CAPACITY)
             guard status >= 0 else {
+                if !announced { return notGPSD(foreignLines) }
                 return errno == 0 ? "gpsd closed the connection" : String(cString: strerror(errno))
             }
             guard status > 0 else { continue }
             let message = data.decodeLastRead()
+            // Only gpsd's own protocol makes a connection: a web server on the port is not gpsd.
+            if !announced && message == .unparsable {
+                foreignLines += 1
+                if foreignLines >= Self.foreignLineLimit { return notGPSD(foreignLines) }
+                continue
+            }
             if !announced {
                 announced = true
                 backoff.reset()
@@ -90,6 +100,12 @@ struct ConnectionWorker {
             for event in builder.handle(message, at: SystemClocks.monotonic()) { emit(event) }
         }
         return "stopped"
+    }
+
+    private func notGPSD(_ lines: Int) -> String {
+        lines == 0
+            ? "the server closed the connection before speaking gpsd's protocol; check host and port"
+            : "the server does not speak gpsd's protocol (\(lines) lines that are not gpsd JSON); check host and port"
     }
 
     private mutating func emit(_ event: SourceEvent) {
