@@ -2,12 +2,18 @@
 # Live cost of `waymark run --print` next to `gpspipe -w`: ONE real gpsd replays a receiver log to both
 # clients at once, and GNU time measures each client's CPU (user+sys) and peak RSS.
 #
-#   scripts/bench-live.sh [-k K] [-r ROUNDS] [LOG]
+#   scripts/bench-live.sh [-k K] [-r ROUNDS] [-p LINES_PER_S] [LOG]
 #
 #   LOG      an NMEA receiver log (default: Tests/Fixtures/gpsd-logs/20100411_Geko_Regensburg.log)
 #   -k K     feed the log K times in a row (repeating an NMEA log repeats its times; fine here). Default:
 #            enough copies for >= 10,000 TPVs, counted from LOG.chk when it exists, else 4.
 #   -r R     rounds (default 5); the table shows the median of each figure over the rounds.
+#   -p RATE  feed the log at RATE lines per second instead of all at once (default 0: all at once).
+#
+# gpsd does not wait for a slow client: when a client's socket is full it drops the message for that
+# client (EAGAIN) or disconnects it (short write). So every round also replays gpspipe's capture through
+# `waymark replay` and compares the location count with what `waymark run` emitted live; a shortfall
+# means waymark did not keep up with gpsd at that rate (use -p to find the rate it sustains).
 #
 # Each round has two phases:
 #   active  the whole-log recipe of DESIGN section 6 (socat serves the feed, gpsd reads it when a client
@@ -26,15 +32,17 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$PATH:/opt/swift/usr/bin"
 
-usage() { sed -n '4,10p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+usage() { sed -n '4,11p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 die() { echo "bench-live: $*" >&2; exit 1; }
 
 copies=""
 rounds=5
-while getopts "k:r:h" option; do
+rate=0
+while getopts "k:r:p:h" option; do
     case $option in
     k) copies=$OPTARG ;;
     r) rounds=$OPTARG ;;
+    p) rate=$OPTARG ;;
     *) usage ;;
     esac
 done
@@ -47,14 +55,16 @@ if [ -z "$copies" ]; then
     copies=4
     if [ -r "$log.chk" ]; then
         per_copy=$(grep -c '"class":"TPV"' "$log.chk" || true)
-        [ "$per_copy" -gt 0 ] && copies=$(((10000 + per_copy - 1) / per_copy))
+        if [ "$per_copy" -gt 0 ]; then copies=$(((10000 + per_copy - 1) / per_copy)); fi
     fi
 fi
 [[ $copies =~ ^[1-9][0-9]*$ ]] || die "-k $copies: expected a positive number of copies"
+[[ $rate =~ ^[0-9]+$ ]] || die "-p $rate: expected lines per second (0: all at once)"
 timeout=${TIMEOUT:-$((60 + 30 * copies))}
 
 for tool in /usr/sbin/gpsd gpspipe socat /usr/bin/time python3 swift; do
-    command -v "$tool" >/dev/null || die "$tool not found: run scripts/install-deps.sh (Debian: gpsd gpsd-clients socat time)"
+    command -v "$tool" >/dev/null ||
+        die "$tool not found: run scripts/install-deps.sh (Debian: gpsd gpsd-clients socat time)"
 done
 
 echo "building waymark (release)..." >&2
@@ -65,13 +75,18 @@ waymark=$(swift build -c release --show-bin-path)/waymark
 work=$(mktemp -d "${TMPDIR:-/tmp}/bench-live.XXXXXX")
 pids=() # every process this script started, killed by id on exit
 
+# Kills a process and everything below it, children first, by id. socat's SYSTEM address runs its command
+# through system(), two levels down, and GNU time waits for its client: killing only the parent would
+# orphan them.
+kill_tree() {
+    local child
+    for child in $(pgrep -P "$1" 2>/dev/null); do kill_tree "$child"; done
+    kill "$1" 2>/dev/null || true
+}
+
 cleanup() {
-    local pid child
-    for pid in "${pids[@]}"; do
-        # GNU time and socat's SYSTEM shell wait for children that SIGTERM to the parent would orphan.
-        for child in $(pgrep -P "$pid" 2>/dev/null); do kill "$child" 2>/dev/null || true; done
-        kill "$pid" 2>/dev/null || true
-    done
+    local pid
+    for pid in "${pids[@]}"; do kill_tree "$pid"; done
     wait 2>/dev/null || true
     pids=()
     if [ "${KEEP:-0}" = 1 ]; then echo "bench-live: kept $work" >&2; else rm -rf "$work"; fi
@@ -82,14 +97,13 @@ trap 'exit 130' INT TERM
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 # Microseconds since the epoch, without starting a process (the polling must not steal the clients' CPU).
 now_us() { local t=$EPOCHREALTIME; echo $((${t/./} + 0)); }
+# Whether something listens on 127.0.0.1:PORT, without connecting (socat serves its first connection only).
+listening() { grep -q "0100007F:$(printf '%04X' "$1") 00000000:0000 0A" /proc/net/tcp; }
 
 # Stops the processes of one phase and forgets them.
 stop_all() {
-    local pid child
-    for pid in "${pids[@]}"; do
-        for child in $(pgrep -P "$pid" 2>/dev/null); do kill "$child" 2>/dev/null || true; done
-        kill "$pid" 2>/dev/null || true
-    done
+    local pid
+    for pid in "${pids[@]}"; do kill_tree "$pid"; done
     for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
     pids=()
 }
@@ -109,6 +123,24 @@ child_of() {
     for _ in $(seq "$copies"); do cat "$log"; done
     printf '\n# EOF\n'
 } >"$work/feed.log"
+feed="exec cat $work/feed.log"
+if [ "$rate" -gt 0 ]; then
+    # Writes the feed in slices every 10 ms, so gpsd reads RATE lines per second.
+    cat >"$work/pace.py" <<'PYTHON'
+import sys, time
+rate, path = int(sys.argv[1]), sys.argv[2]
+lines = open(path, "rb").readlines()
+per_tick = max(1, rate // 100)
+start = time.monotonic()
+for index in range(0, len(lines), per_tick):
+    delay = start + index / rate - time.monotonic()
+    if delay > 0:
+        time.sleep(delay)
+    sys.stdout.buffer.write(b"".join(lines[index:index + per_tick]))
+    sys.stdout.buffer.flush()
+PYTHON
+    feed="exec python3 $work/pace.py $rate $work/feed.log"
+fi
 
 # One phase: gpsd on a socat source running SOURCE_COMMAND and both clients under GNU time, until the
 # end of the replay or, when WALL_LIMIT_US is given, for that many microseconds.
@@ -122,20 +154,24 @@ run_phase() {
     socat -u "SYSTEM:$source_command" "TCP-LISTEN:$feed_port,bind=127.0.0.1,reuseaddr" 2>"$dir/socat.err" &
     socat_pid=$!
     pids+=("$socat_pid")
+    for _ in $(seq 100); do listening "$feed_port" && break; sleep 0.1; done
+    listening "$feed_port" || die "socat did not start listening on 127.0.0.1:$feed_port: $(cat "$dir/socat.err")"
     /usr/sbin/gpsd -N -b -S "$gpsd_port" -F "$dir/ctl.sock" "tcp://127.0.0.1:$feed_port" 2>"$dir/gpsd.err" &
     gpsd_pid=$!
     pids+=("$gpsd_pid")
     for _ in $(seq 100); do (exec 3<>"/dev/tcp/127.0.0.1/$gpsd_port") 2>/dev/null && break; sleep 0.1; done
     (exec 3<>"/dev/tcp/127.0.0.1/$gpsd_port") 2>/dev/null ||
         die "gpsd did not start listening on 127.0.0.1:$gpsd_port: $(tail -n 3 "$dir/gpsd.err")"
-    kill -0 "$socat_pid" 2>/dev/null || die "socat did not start: $(cat "$dir/socat.err")"
 
     started=$(now_us)
-    /usr/bin/time -v -o "$dir/a.time" "$waymark" run --print --gpsd "127.0.0.1:$gpsd_port" \
+    # A non-interactive shell starts background jobs with SIGINT ignored; gpspipe installs no handler
+    # of its own and would never stop, so both clients get the default disposition back.
+    env --default-signal=INT /usr/bin/time -v -o "$dir/a.time" "$waymark" run --print --gpsd "127.0.0.1:$gpsd_port" \
         >"$dir/a.jsonl" 2>"$dir/a.err" &
     time_a=$!
     pids+=("$time_a")
-    /usr/bin/time -v -o "$dir/b.time" gpspipe -w "127.0.0.1:$gpsd_port" >"$dir/b.json" 2>"$dir/b.err" &
+    env --default-signal=INT /usr/bin/time -v -o "$dir/b.time" gpspipe -w "127.0.0.1:$gpsd_port" \
+        >"$dir/b.json" 2>"$dir/b.err" &
     time_b=$!
     pids+=("$time_b")
     client_a=$(child_of "$time_a")
@@ -149,13 +185,18 @@ run_phase() {
         elapsed_us=$(($(now_us) - started))
         if [ -z "$wall_limit_us" ]; then
             # The ends of the outputs only: the files grow to megabytes and this runs every 0.1 s.
-            if grep -q -m 1 '"class":"TPV"' "$dir/b.json" &&
-                tail -c 4096 "$dir/b.json" | grep -q '"activated":0' &&
+            if ! grep -q -m 1 '"class":"TPV"' "$dir/b.json"; then
+                if grep -q "device open error\|activation failed" "$dir/gpsd.err"; then
+                    die "gpsd could not open the feed: $(grep -v DBUS "$dir/gpsd.err" | tail -n 3)"
+                fi
+                if grep -q '"activated":0' "$dir/b.json"; then die "the replay ended without a TPV: is $log NMEA?"; fi
+            elif tail -c 4096 "$dir/b.json" | grep -q '"activated":0' &&
                 tail -c 4096 "$dir/a.jsonl" | grep -q '"code":"no_device"'; then
                 break
             fi
             [ "$elapsed_us" -lt $((timeout * 1000000)) ] ||
-                die "no end of the replay after ${timeout}s (gpspipe saw $(grep -c '"class":"TPV"' "$dir/b.json" || true) TPVs; waymark: $(tail -n 2 "$dir/a.err"))"
+                die "no end of the replay after ${timeout}s: gpspipe saw" \
+                    "$(grep -c '"class":"TPV"' "$dir/b.json" || true) TPVs; waymark: $(tail -n 2 "$dir/a.err")"
         elif [ "$elapsed_us" -ge "$wall_limit_us" ]; then
             break
         fi
@@ -179,32 +220,45 @@ time_figures() {
 }
 
 results="$work/results.tsv"
-printf 'round\tphase\tclient\tcpu_s\trss_kb\twall_s\ttpv\tlocations\n' >"$results"
-echo "log: $log x $copies, $rounds rounds; gpsd $(/usr/sbin/gpsd -V 2>&1 | awk '{print $2}')" >&2
+dropped=0
+printf 'round\tphase\tclient\tcpu_s\trss_kb\twall_s\ttpv\tlocations\texpected\n' >"$results"
+pace="all at once"
+if [ "$rate" -gt 0 ]; then pace="$rate lines/s"; fi
+gpsd_version=$(/usr/sbin/gpsd -V 2>&1 | awk '{print $2}')
+echo "log: $log x $copies ($(wc -l <"$work/feed.log") lines, $pace), $rounds rounds; gpsd $gpsd_version" >&2
 for round in $(seq "$rounds"); do
     active="$work/round$round/active"
-    run_phase "$active" "sleep 2; exec cat $work/feed.log" ""
+    run_phase "$active" "sleep 2; $feed" ""
     wall_us=$(cat "$active/wall_us")
     wall=$(printf '%d.%06d' $((wall_us / 1000000)) $((wall_us % 1000000)))
     tpv=$(grep -c '"class":"TPV"' "$active/b.json" || true)
     locations=$(grep -c '"type":"location"' "$active/a.jsonl" || true)
     [ "$tpv" -gt 0 ] || die "round $round: gpspipe saw no TPV"
+    # What waymark makes of exactly the stream gpspipe received: the live count to expect.
+    expected=$("$waymark" replay "$active/b.json" --print 2>/dev/null | grep -c '"type":"location"' || true)
+    if grep -q '"code":"gpsd_unavailable"' "$active/a.jsonl"; then
+        # gpsd closes a client whose socket it cannot write to; the round still counts, flagged.
+        echo "round $round: WARNING gpsd closed waymark's connection during the replay:" \
+            "$(grep -m 1 '"code":"gpsd_unavailable"' "$active/a.jsonl")" >&2
+        dropped=$((dropped + 1))
+    fi
     idle="$work/round$round/idle"
     # A receiver that is connected and silent; the shell ends by itself if anything outlives the script.
     run_phase "$idle" "exec sleep $((wall_us / 1000000 + 60))" "$wall_us"
     for phase in active idle; do
-        printf '%s\t%s\twaymark\t%s\t%s\t%s\t%s\n' "$round" "$phase" "$(time_figures "$work/round$round/$phase/a.time")" \
-            "$wall" "$tpv" "$locations" >>"$results"
-        printf '%s\t%s\tgpspipe\t%s\t%s\t%s\t%s\n' "$round" "$phase" "$(time_figures "$work/round$round/$phase/b.time")" \
-            "$wall" "$tpv" "$locations" >>"$results"
+        for client in a:waymark b:gpspipe; do
+            figures=$(time_figures "$work/round$round/$phase/${client%%:*}.time")
+            printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$round" "$phase" "${client#*:}" "$figures" "$wall" "$tpv" \
+                "$locations" "$expected" >>"$results"
+        done
     done
-    echo "round $round: $tpv TPVs, $locations waymark locations, ${wall:0:-4} s" >&2
+    echo "round $round: $tpv TPVs, $locations of $expected locations live, ${wall:0:-4} s" >&2
 done
 
-python3 - "$results" "$log" "$copies" "$rounds" <<'PYTHON'
+python3 - "$results" "$log" "$copies" "$rounds" "$dropped" "$pace" <<'PYTHON'
 import csv, statistics, sys
 
-path, log, copies, rounds = sys.argv[1:]
+path, log, copies, rounds, dropped, pace = sys.argv[1:]
 rows = list(csv.DictReader(open(path), delimiter="\t"))
 
 def median(client, phase, field):
@@ -215,6 +269,8 @@ def per_round(client, phase, f):
 
 tpv = statistics.median(float(r["tpv"]) for r in rows)
 locations = statistics.median(float(r["locations"]) for r in rows)
+expected = statistics.median(float(r["expected"]) for r in rows)
+short = [r for r in rows if r["client"] == "waymark" and r["phase"] == "active" and r["locations"] != r["expected"]]
 wall = statistics.median(float(r["wall_s"]) for r in rows)
 figures = {}
 for client in ("waymark", "gpspipe"):
@@ -231,8 +287,9 @@ for client in ("waymark", "gpspipe"):
         marginal=statistics.median(marginal),
     )
 
-print(f"log {log} x {copies}: median of {rounds} rounds; {tpv:.0f} TPVs (gpspipe), "
-      f"{locations:.0f} location events (waymark), {wall:.2f} s wall per active phase")
+print(f"log {log} x {copies}, fed {pace}: median of {rounds} rounds; {tpv:.0f} TPVs (gpspipe), "
+      f"{locations:.0f} of {expected:.0f} location events (waymark live / replay of gpspipe's capture), "
+      f"{wall:.2f} s wall per active phase")
 print()
 print(f"{'':<22}{'CPU s (user+sys)':>18}{'CPU us/TPV':>12}{'peak RSS MB':>13}")
 for client, label in (("waymark", "waymark run --print"), ("gpspipe", "gpspipe -w")):
@@ -251,4 +308,11 @@ ratio = lambda a, b: f"{a / b:.2f}x" if b > 0 else "n/a (gpspipe's figure is 0 a
 print(f"waymark/gpspipe CPU per TPV: {ratio(w['gross'], g['gross'])} gross, "
       f"{ratio(w['marginal'], g['marginal'])} marginal")
 print(f"waymark peak RSS: {w['rss']:.1f} MB (gpspipe {g['rss']:.1f} MB)")
+if short:
+    print(f"WARNING: in {len(short)} of {rounds} rounds waymark emitted fewer locations than the replay of "
+          f"gpspipe's capture ({', '.join(r['locations'] + '/' + r['expected'] for r in short)}): it did not "
+          "keep up and gpsd dropped messages for it; its CPU per TPV is then understated (try -p)")
+if dropped != "0":
+    print(f"WARNING: in {dropped} of {rounds} rounds gpsd closed waymark's connection (a slow reader); "
+          "waymark's figures for those rounds cover fewer TPVs than gpspipe's")
 PYTHON

@@ -24,7 +24,7 @@ public enum Agent {
     ) async throws -> Counters {
         ignoreBrokenPipes()
         let connection = GPSDConnection(GPSDConnection.Configuration(configuration.gpsd))
-        let service = LocationService(updates: connection.updates(), sink: sink, logger: logger)
+        let service = LocationService(batches: connection.batches(), sink: sink, logger: logger)
         var services: [any Service] = [service]
         if let reloading {
             services.append(ConfigurationReloadService(source: reloading, connection: connection, logger: logger))

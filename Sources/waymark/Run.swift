@@ -41,7 +41,7 @@ extension Waymark {
             }
             let logger = options.makeLogger(label: "waymark")
             let sink: any EventSink =
-                print ? JSONLinesWriter(encoder: EventEncoder(deviceID: nil)) : DiscardingSink()
+                print ? JSONLinesWriter(flushThreshold: 1 << 16) : DiscardingSink()
             _ = try await Agent.run(
                 configuration: configuration,
                 reloading: source,

@@ -3,16 +3,16 @@ import ServiceLifecycle
 import Synchronization
 import WaymarkCore
 
-/// The live agent: reads a source's updates until graceful shutdown, runs them through the core and
-/// delivers the events.
+/// The live agent: reads a source's batches of updates until graceful shutdown, runs them through the
+/// core and delivers the events, one write per batch.
 public final class LocationService: Service, Sendable {
-    private let updates: AsyncStream<SourceUpdate>
+    private let batches: AsyncStream<[SourceUpdate]>
     private let sink: any EventSink
     private let logger: Logger
     private let finalCounters = Mutex(Counters())
 
-    public init(updates: AsyncStream<SourceUpdate>, sink: any EventSink, logger: Logger) {
-        self.updates = updates
+    public init(batches: AsyncStream<[SourceUpdate]>, sink: any EventSink, logger: Logger) {
+        self.batches = batches
         self.sink = sink
         self.logger = logger
     }
@@ -22,8 +22,9 @@ public final class LocationService: Service, Sendable {
 
     public func run() async {
         var core = AgentCore(sink: sink, logger: logger)
-        for await update in updates.cancelOnGracefulShutdown() {
-            core.process(update)
+        for await batch in batches.cancelOnGracefulShutdown() {
+            for update in batch { core.process(update) }
+            sink.flush()
         }
         sink.flush()
         let counters = core.counters

@@ -11,26 +11,26 @@ public struct EventEncoder: Sendable {
 
     /// Appends one line, newline included, to `buffer`.
     public func encode(_ event: Event, into buffer: inout [UInt8]) {
-        var writer = JSONObjectWriter(buffer: consume buffer)
-        writer.string("type", event.type)
-        writer.integer("seq", Int64(truncatingIfNeeded: event.seq))
-        writer.timestamp("time", event.time)
-        if let received = event.received { writer.timestamp("recv", received) }
-        if let deviceID { writer.string("device", deviceID) }
-        switch event.kind {
-        case .location(let location):
-            writer.location(location)
-        case .status(let status):
-            writer.string("gpsd", status.gpsd.rawValue)
-            if let device = status.device { writer.string("device_path", device) }
-            writer.integer("fix_mode", Int64(status.fixMode.rawValue))
-            if let used = status.satellitesUsed { writer.integer("satellites_used", Int64(used)) }
-            if let last = status.lastLocationTime { writer.timestamp("last_location_time", last) }
-        case .error(let report):
-            writer.string("code", report.code.rawValue)
-            writer.string("message", report.message)
+        JSONObjectWriter.write(into: &buffer) { writer in
+            writer.string("type", event.type)
+            writer.integer("seq", Int64(truncatingIfNeeded: event.seq))
+            writer.timestamp("time", event.time)
+            if let received = event.received { writer.timestamp("recv", received) }
+            if let deviceID { writer.string("device", deviceID) }
+            switch event.kind {
+            case .location(let location):
+                writer.location(location)
+            case .status(let status):
+                writer.string("gpsd", status.gpsd.rawValue)
+                if let device = status.device { writer.string("device_path", device) }
+                writer.integer("fix_mode", Int64(status.fixMode.rawValue))
+                if let used = status.satellitesUsed { writer.integer("satellites_used", Int64(used)) }
+                if let last = status.lastLocationTime { writer.timestamp("last_location_time", last) }
+            case .error(let report):
+                writer.string("code", report.code.rawValue)
+                writer.string("message", report.message)
+            }
         }
-        buffer = writer.finish()
     }
 
     /// One event as a line of text, without the newline.

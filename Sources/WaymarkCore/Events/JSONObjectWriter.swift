@@ -1,18 +1,18 @@
-/// Appends one flat JSON object to a byte buffer, member by member.
+/// Appends one flat JSON object, and a newline, to a caller's byte buffer, member by member.
 struct JSONObjectWriter {
-    private var buffer: [UInt8]
+    private var buffer: [UInt8] = []
     private var isFirst = true
 
-    init(buffer: consuming [UInt8]) {
-        self.buffer = buffer
-        self.buffer.append(UInt8(ascii: "{"))
-    }
-
-    /// Closes the object and the line.
-    consuming func finish() -> [UInt8] {
-        buffer.append(UInt8(ascii: "}"))
-        buffer.append(UInt8(ascii: "\n"))
-        return buffer
+    /// Writes one object at the end of `output`. The buffer is swapped in and out, never copied: a copy
+    /// per event would make encoding quadratic in what the caller has buffered.
+    static func write(into output: inout [UInt8], _ body: (inout JSONObjectWriter) -> Void) {
+        var writer = JSONObjectWriter()
+        swap(&writer.buffer, &output)
+        writer.buffer.append(UInt8(ascii: "{"))
+        body(&writer)
+        writer.buffer.append(UInt8(ascii: "}"))
+        writer.buffer.append(UInt8(ascii: "\n"))
+        swap(&writer.buffer, &output)
     }
 
     mutating func string(_ key: StaticString, _ value: String) {

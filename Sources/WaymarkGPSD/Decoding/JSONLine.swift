@@ -3,6 +3,9 @@
 /// libgps's `gps_unpack` returns success for truncated or garbled input and fills whatever it
 /// parsed, so a line is handed to it only when it is one or more complete, balanced JSON objects.
 enum JSONLine {
+    private static let classKey = Array(#""class":""#.utf8)
+    private static let deactivation = Array(#""activated":0"#.utf8)
+
     /// True when `line` is a sequence of complete JSON objects: balanced braces and brackets outside
     /// strings, terminated strings, nothing but whitespace after the last `}`.
     static func isComplete(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
@@ -45,7 +48,7 @@ enum JSONLine {
 
     /// The value of the first `"class":"…"` member, which gpsd always writes first.
     static func messageClass(_ line: UnsafeBufferPointer<UInt8>) -> Substring? {
-        let key = Array(#""class":""#.utf8)
+        let key = classKey
         guard line.count > key.count else { return nil }
         var start = 0
         while start + key.count <= line.count {
@@ -63,7 +66,7 @@ enum JSONLine {
 
     /// True when the raw line contains `"activated":0`: a `DEVICE` report of a closed receiver.
     static func reportsDeactivation(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
-        let needle = Array(#""activated":0"#.utf8)
+        let needle = deactivation
         guard line.count >= needle.count else { return false }
         for start in 0...(line.count - needle.count)
         where line[start] == needle[0] && line[start..<start + needle.count].elementsEqual(needle) {

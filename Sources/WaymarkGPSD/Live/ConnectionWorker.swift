@@ -11,7 +11,10 @@ import Darwin
 struct ConnectionWorker {
     private var configuration: GPSDConnection.Configuration
     private let control: WorkerControl
-    private let continuation: AsyncStream<SourceUpdate>.Continuation
+    private let continuation: AsyncStream<[SourceUpdate]>.Continuation
+    /// Updates read since the last hand-over: one array per burst of messages, not one element per message,
+    /// keeps the thread hops and consumer wake-ups few.
+    private var batch: [SourceUpdate] = []
     private let data = GPSDData()
     private var backoff: Backoff
     private var random = SystemRandomNumberGenerator()
@@ -20,8 +23,15 @@ struct ConnectionWorker {
     private static let pollInterval: Duration = .milliseconds(200)
     /// Lines that are not gpsd's JSON, before any that is, after which the peer is taken for something else.
     private static let foreignLineLimit = 8
+    /// Most updates handed over at once while gpsd keeps sending.
+    private static let batchLimit = 256
+    /// Once a batch has started, how long to wait for more messages, and how old it may get: gpsd sends an
+    /// epoch as a burst of messages, and one hand-over per burst costs a fraction of one per message.
+    private static let coalescing: Duration = .milliseconds(2)
+    private static let batchAgeLimit: Duration = .milliseconds(20)
+    private var batchStarted = MonotonicInstant.zero
 
-    init(control: WorkerControl, continuation: AsyncStream<SourceUpdate>.Continuation) {
+    init(control: WorkerControl, continuation: AsyncStream<[SourceUpdate]>.Continuation) {
         self.control = control
         self.continuation = continuation
         configuration = control.currentConfiguration()
@@ -46,6 +56,7 @@ struct ConnectionWorker {
             guard !control.hasChanged else { continue }
             let delay = backoff.nextDelay(using: &random)
             emit(.unavailable(server: configuration.server, reason: reason, retryIn: delay))
+            deliver()
             if control.sleep(for: delay) == .stopped { return }
         }
     }
@@ -67,14 +78,19 @@ struct ConnectionWorker {
         var foreignLines = 0
         defer { for event in builder.finish() { emit(event) } }
         while !control.isStopped && !control.hasChanged {
+            // With updates pending, wait briefly for the rest of the burst; hand the batch over once it ends.
             let now = SystemClocks.monotonic()
             var wait = Self.pollInterval
             if let deadline = builder.deadline { wait = max(.zero, min(wait, deadline - now)) }
+            if !batch.isEmpty {
+                wait = max(.zero, min(wait, Self.coalescing, Self.batchAgeLimit - (now - batchStarted)))
+            }
             var failed = false
             let ready = waymark_waiting(data.pointer, Int32(clamping: wait.nanoseconds / 1000), &failed)
             if failed { return "reading from gpsd failed: \(String(cString: strerror(errno)))" }
             guard ready else {
                 for event in builder.flush(at: SystemClocks.monotonic()) { emit(event) }
+                deliver()
                 continue
             }
             let status = waymark_read(data.pointer, data.message.baseAddress, WAYMARK_MESSAGE_CAPACITY)
@@ -98,6 +114,9 @@ struct ConnectionWorker {
                 emit(.connected(server: configuration.server, release: release))
             }
             for event in builder.handle(message, at: SystemClocks.monotonic()) { emit(event) }
+            if batch.count >= Self.batchLimit || SystemClocks.monotonic() - batchStarted >= Self.batchAgeLimit {
+                deliver()
+            }
         }
         return "stopped"
     }
@@ -111,15 +130,27 @@ struct ConnectionWorker {
     private mutating func emit(_ event: SourceEvent) {
         let wall = SystemClocks.wall()
         let monotonic = SystemClocks.monotonic()
+        if batch.isEmpty { batchStarted = monotonic }
+        batch.append(SourceUpdate(event, monotonic: monotonic, wallClock: wall, received: wall))
+    }
+
+    /// Hands the pending updates to the consumer. When its buffer is full the batch is dropped, and the
+    /// count of dropped updates goes with the next batch that fits.
+    private mutating func deliver() {
+        guard !batch.isEmpty else { return }
+        defer { batch.removeAll(keepingCapacity: true) }
         if overflowed > 0 {
-            let notice = SourceUpdate(.dropped(count: overflowed), monotonic: monotonic, wallClock: wall)
-            guard case .enqueued = continuation.yield(notice) else {
-                overflowed += 1
-                return
-            }
-            overflowed = 0
+            let wall = SystemClocks.wall()
+            batch.insert(
+                SourceUpdate(.dropped(count: overflowed), monotonic: SystemClocks.monotonic(), wallClock: wall),
+                at: 0
+            )
         }
-        let update = SourceUpdate(event, monotonic: monotonic, wallClock: wall, received: wall)
-        if case .dropped = continuation.yield(update) { overflowed += 1 }
+        switch continuation.yield(batch) {
+        case .enqueued: overflowed = 0
+        case .dropped(let dropped): overflowed += dropped.count - (overflowed > 0 ? 1 : 0)
+        case .terminated: break
+        @unknown default: break
+        }
     }
 }

@@ -18,7 +18,7 @@ public final class GPSDConnection: Sendable {
         public var reconnectMaximum: Duration
         /// How long an epoch waits for more reports before it is emitted.
         public var epochQuietPeriod: Duration
-        /// Updates buffered for a slow consumer before the oldest are dropped (and counted).
+        /// Batches of updates buffered for a slow consumer before new ones are dropped (and counted).
         public var bufferLimit: Int
 
         public init(
@@ -28,7 +28,7 @@ public final class GPSDConnection: Sendable {
             reconnectMinimum: Duration = .seconds(1),
             reconnectMaximum: Duration = .seconds(30),
             epochQuietPeriod: Duration = .milliseconds(500),
-            bufferLimit: Int = 4096
+            bufferLimit: Int = 1024
         ) {
             self.host = host
             self.port = port
@@ -64,11 +64,15 @@ public final class GPSDConnection: Sendable {
         for control in controls { control.reconfigure(configuration) }
     }
 
-    /// Live updates until the consumer stops iterating.
-    public func updates() -> AsyncStream<SourceUpdate> {
+    /// Live updates, one at a time, until the consumer stops iterating.
+    public func updates() -> FlattenedUpdates { FlattenedUpdates(batches: batches()) }
+
+    /// Live updates in the batches they were read in (one per burst of gpsd messages), until the consumer
+    /// stops iterating: the agent's way in, with one hand-over per burst instead of one per message.
+    public func batches() -> AsyncStream<[SourceUpdate]> {
         let configuration = configuration
         let (stream, continuation) = AsyncStream.makeStream(
-            of: SourceUpdate.self,
+            of: [SourceUpdate].self,
             bufferingPolicy: .bufferingOldest(configuration.bufferLimit)
         )
         let control = WorkerControl(configuration: configuration)
