@@ -9,6 +9,8 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <poll.h>
 #include <sys/prctl.h>
 #include <gps.h>
 
@@ -29,6 +31,24 @@ static inline int waymark_open(const char *host, const char *port, struct gps_da
         return 0;
     }
     return errno != 0 ? errno : -1;
+}
+
+/// Makes the connection's socket non-blocking. libgps's `gps_waiting` answers true while a partial line is
+/// buffered, and `gps_read` would then block in `recv` until the rest arrives: a peer stalled mid-line
+/// would hold the thread. Non-blocking, `gps_read` returns 0 for "nothing complete yet" instead.
+static inline int waymark_set_nonblocking(struct gps_data_t *data) {
+    int flags = fcntl(data->gps_fd, F_GETFL, 0);
+    if (flags < 0) {
+        return -1;
+    }
+    return fcntl(data->gps_fd, F_SETFL, flags | O_NONBLOCK);
+}
+
+/// Waits up to `timeout_ms` for the socket to become readable (after `gps_read` returned 0 for a partial
+/// line, `gps_waiting` cannot tell new bytes from the buffered part). Returns > 0 when readable.
+static inline int waymark_wait_readable(const struct gps_data_t *data, int timeout_ms) {
+    struct pollfd descriptor = {.fd = data->gps_fd, .events = POLLIN, .revents = 0};
+    return poll(&descriptor, 1, timeout_ms);
 }
 
 /// `gps_stream`: its third parameter is `void *` up to 3.24 and `const char *` from 3.25 on.

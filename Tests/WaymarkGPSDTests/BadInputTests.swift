@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import WaymarkCore
 import WaymarkGPSD
@@ -61,6 +62,27 @@ struct BadInputTests {
         #expect(updates.count(.ignoredClass) == 1)
         #expect(updates.count(.invalidPosition) == 1)
         #expect(updates.count(.noTime) == 1)
+    }
+
+    @Test("hostile times: a fraction of many nines, years apart, far future — no trap")
+    func hostileTimes() throws {
+        let lines = [
+            #"{"class":"TPV","mode":2,"time":"2024-01-01T00:00:00.99999999999999999999Z","lat":1,"lon":1}"#,
+            #"{"class":"TPV","mode":2,"time":"1990-01-01T00:00:00.000Z","lat":1,"lon":1}"#,
+            #"{"class":"TPV","mode":2,"time":"9999-01-01T00:00:00.000Z","lat":2,"lon":2}"#,
+            #"{"class":"TPV","mode":2,"time":"9999-01-01T00:00:01.000Z","lat":3,"lon":3}"#,
+            #"{"class":"TPV","mode":2,"time":"1990-01-01T00:00:01.000Z","lat":4,"lon":4}"#,
+        ]
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("hostile.json").path
+        try lines.joined(separator: "\n").write(toFile: path, atomically: true, encoding: .utf8)
+        let updates = try collectReplay(path)
+        var pipeline = EventPipeline()
+        for update in updates { _ = pipeline.handle(update) }
+        // The first line's time is no time: it joins the next epoch; the other four are epochs of their own.
+        #expect(updates.locations.map(\.latitude) == [1, 2, 3, 4])
+        #expect(updates.locations.first?.time.iso8601 == "1990-01-01T00:00:00.000Z")
     }
 
     @Test("a file that does not exist names the path")

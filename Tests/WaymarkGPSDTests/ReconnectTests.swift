@@ -71,6 +71,28 @@ struct ReconnectTests {
         #expect(delays.count == 3 && delays[2] > delays[0], "the delay grows: \(delays)")
     }
 
+    @Test("a peer that stalls in the middle of a line does not hold the thread")
+    func stalledPeer() async throws {
+        let peer = try StalledPeer(
+            sending: Array(#"{"class":"VERSION","release":"3.22"}\#n{"class":"TPV","mode":3,"lat":1"#.utf8)
+        )
+        defer { peer.stop() }
+        let port = peer.port
+        let connection = GPSDConnection(.init(port: port))
+        let threadName = "gpsd \(port)"
+        try await withTimeout(seconds: 10, "the connection to a stalled peer") {
+            var iterator = connection.updates().makeAsyncIterator()
+            guard case .connected = await iterator.next()?.event else {
+                Issue.record("no .connected from the peer's VERSION line")
+                return
+            }
+        }
+        // The stream is gone; the thread, waiting for the rest of the line, must notice and close.
+        try await Task.sleep(for: .milliseconds(800))
+        #expect(ProcessResources.threads(named: threadName) == 0)
+        #expect(ProcessResources.sockets(toPort: port) == 0)
+    }
+
     @Test("with the default backoff, locations are back within 2 s of gpsd")
     func defaultBackoff() async throws {
         let server = try GPSDTestServer(log: Fixtures.gpsdLog("haicom-305N.log"))

@@ -12,12 +12,15 @@ public struct MonotonicInstant: Hashable, Comparable, Sendable {
 
     public static func < (lhs: MonotonicInstant, rhs: MonotonicInstant) -> Bool { lhs.nanoseconds < rhs.nanoseconds }
 
+    /// Saturates instead of trapping: a time from a broken receiver must not end the process.
     public static func + (lhs: MonotonicInstant, rhs: Duration) -> MonotonicInstant {
-        MonotonicInstant(nanoseconds: lhs.nanoseconds + rhs.nanoseconds)
+        let (sum, overflow) = lhs.nanoseconds.addingReportingOverflow(rhs.nanoseconds)
+        return MonotonicInstant(nanoseconds: overflow ? (rhs < .zero ? .min : .max) : sum)
     }
 
     public static func - (lhs: MonotonicInstant, rhs: MonotonicInstant) -> Duration {
-        .nanoseconds(lhs.nanoseconds - rhs.nanoseconds)
+        let (difference, overflow) = lhs.nanoseconds.subtractingReportingOverflow(rhs.nanoseconds)
+        return .nanoseconds(overflow ? (lhs < rhs ? .min : .max) : difference)
     }
 }
 

@@ -9,8 +9,11 @@ extension GPSDData {
     func fixReport() -> FixReport {
         let fix = pointer.pointee.fix
         var report = FixReport()
-        if waymark_isset(pointer, waymark_mask_time()), fix.time.tv_sec >= Self.earliestValidTime {
-            report.time = Timestamp(seconds: Int64(fix.time.tv_sec), nanoseconds: Int32(clamping: fix.time.tv_nsec))
+        // libgps turns a fraction of many nines into tv_nsec == 1e9: such a time is no time.
+        if waymark_isset(pointer, waymark_mask_time()), fix.time.tv_sec >= Self.earliestValidTime,
+            (0..<1_000_000_000).contains(fix.time.tv_nsec)
+        {
+            report.time = Timestamp(seconds: Int64(fix.time.tv_sec), nanoseconds: Int32(fix.time.tv_nsec))
         }
         report.mode = FixMode(rawValue: Int(fix.mode)) ?? .notSeen
         if waymark_isset(pointer, waymark_mask_latlon()) {

@@ -29,6 +29,7 @@ public struct SourceEventBuilder: Sendable {
         case .version:
             return []
         case .deviceActive(let path):
+            guard device == nil || device == path else { return [] }
             return [.deviceActive(path: path)]
         case .deviceGone(let path):
             guard device == nil || device == path else { return [] }

@@ -73,6 +73,9 @@ struct ConnectionWorker {
             device.map { $0.withCString { waymark_watch_enable(data.pointer, $0) } }
             ?? waymark_watch_enable(data.pointer, nil)
         guard watched == 0 else { return "gpsd refused the watch request" }
+        guard waymark_set_nonblocking(data.pointer) == 0 else {
+            return "cannot configure the connection: \(String(cString: strerror(errno)))"
+        }
         var builder = SourceEventBuilder(device: device, epochs: .init(quietPeriod: configuration.epochQuietPeriod))
         var announced = false
         var foreignLines = 0
@@ -95,10 +98,18 @@ struct ConnectionWorker {
             }
             let status = waymark_read(data.pointer, data.message.baseAddress, WAYMARK_MESSAGE_CAPACITY)
             guard status >= 0 else {
-                if !announced { return notGPSD(foreignLines) }
-                return errno == 0 ? "gpsd closed the connection" : String(cString: strerror(errno))
+                let closed = errno == 0
+                if !announced && (foreignLines > 0 || closed) { return notGPSD(foreignLines) }
+                return closed ? "gpsd closed the connection" : String(cString: strerror(errno))
             }
-            guard status > 0 else { continue }
+            guard status > 0 else {
+                // Only part of a line so far: hand over what is pending, then wait for more bytes, so that
+                // neither a spin nor a stalled peer keeps the thread from noticing a stop or a reload.
+                for event in builder.flush(at: SystemClocks.monotonic()) { emit(event) }
+                deliver()
+                _ = waymark_wait_readable(data.pointer, Int32(Self.pollInterval.nanoseconds / 1_000_000))
+                continue
+            }
             let message = data.decodeLastRead()
             // Only gpsd's own protocol makes a connection: a web server on the port is not gpsd.
             if !announced && message == .unparsable {

@@ -57,11 +57,11 @@ public final class GPSDConnection: Sendable {
     /// Applies new settings: every running stream closes its connection and connects with them at once
     /// (its thread keeps its name). Settings equal to the current ones change nothing.
     public func reconfigure(_ configuration: Configuration) {
-        let controls = state.withLock { state in
+        // Inside the lock, so two reloads reach every worker in the order they were made.
+        state.withLock { state in
             state.configuration = configuration
-            return Array(state.controls.values)
+            for control in state.controls.values { control.reconfigure(configuration) }
         }
-        for control in controls { control.reconfigure(configuration) }
     }
 
     /// Live updates, one at a time, until the consumer stops iterating.
@@ -70,14 +70,17 @@ public final class GPSDConnection: Sendable {
     /// Live updates in the batches they were read in (one per burst of gpsd messages), until the consumer
     /// stops iterating: the agent's way in, with one hand-over per burst instead of one per message.
     public func batches() -> AsyncStream<[SourceUpdate]> {
-        let configuration = configuration
+        // The control is made and registered under one lock, so no reconfiguration can fall between.
+        let (control, configuration) = state.withLock { state in
+            let control = WorkerControl(configuration: state.configuration)
+            state.controls[ObjectIdentifier(control)] = control
+            return (control, state.configuration)
+        }
+        let key = ObjectIdentifier(control)
         let (stream, continuation) = AsyncStream.makeStream(
             of: [SourceUpdate].self,
             bufferingPolicy: .bufferingOldest(configuration.bufferLimit)
         )
-        let control = WorkerControl(configuration: configuration)
-        let key = ObjectIdentifier(control)
-        state.withLock { $0.controls[key] = control }
         continuation.onTermination = { [weak self] _ in
             control.stop()
             self?.state.withLock { _ = $0.controls.removeValue(forKey: key) }

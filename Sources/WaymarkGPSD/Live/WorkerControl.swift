@@ -17,24 +17,27 @@ final class WorkerControl: @unchecked Sendable {
     private var stopped = false
     private var configuration: GPSDConnection.Configuration
     private var changed = false
-    private var mutex = pthread_mutex_t()
-    private var condition = pthread_cond_t()
+    // pthread objects must not move: they live on the heap, not as Swift properties passed with `&`.
+    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+    private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
 
     init(configuration: GPSDConnection.Configuration) {
         self.configuration = configuration
-        pthread_mutex_init(&mutex, nil)
+        pthread_mutex_init(mutex, nil)
         var attributes = pthread_condattr_t()
         pthread_condattr_init(&attributes)
         #if canImport(Glibc)
         pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC)
         #endif
-        pthread_cond_init(&condition, &attributes)
+        pthread_cond_init(condition, &attributes)
         pthread_condattr_destroy(&attributes)
     }
 
     deinit {
-        pthread_cond_destroy(&condition)
-        pthread_mutex_destroy(&mutex)
+        pthread_cond_destroy(condition)
+        pthread_mutex_destroy(mutex)
+        condition.deallocate()
+        mutex.deallocate()
     }
 
     var isStopped: Bool { locked { stopped } }
@@ -42,7 +45,7 @@ final class WorkerControl: @unchecked Sendable {
     func stop() {
         locked {
             stopped = true
-            pthread_cond_broadcast(&condition)
+            pthread_cond_broadcast(condition)
         }
     }
 
@@ -51,7 +54,7 @@ final class WorkerControl: @unchecked Sendable {
             guard new != configuration else { return }
             configuration = new
             changed = true
-            pthread_cond_broadcast(&condition)
+            pthread_cond_broadcast(condition)
         }
     }
 
@@ -74,15 +77,15 @@ final class WorkerControl: @unchecked Sendable {
         var deadline = timespec(tv_sec: now.tv_sec + Int(total / 1_000_000_000), tv_nsec: Int(total % 1_000_000_000))
         return locked {
             while !stopped && !changed {
-                if pthread_cond_timedwait(&condition, &mutex, &deadline) == ETIMEDOUT { break }
+                if pthread_cond_timedwait(condition, mutex, &deadline) == ETIMEDOUT { break }
             }
             return stopped ? .stopped : changed ? .reconfigured : .timedOut
         }
     }
 
     private func locked<T>(_ body: () -> T) -> T {
-        pthread_mutex_lock(&mutex)
-        defer { pthread_mutex_unlock(&mutex) }
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
         return body()
     }
 }

@@ -48,6 +48,8 @@ public final class CaptureReplay: ReplaySource {
             return data.unpack(line: line)
         }
         lineCount += 1
+        // A timed report moves the simulated clock first, then arrives at its own time. (A capture does not
+        // say how soon after an untimed TPV the next one came: replay takes the gap from the GPS times.)
         if case .fix(let report) = message, let time = report.time { clock.observe(time) }
         for event in builder.handle(message, at: clock.monotonic) { pending.append(clock.update(event)) }
     }

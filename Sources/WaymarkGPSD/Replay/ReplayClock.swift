@@ -15,8 +15,14 @@ struct ReplayClock {
 
     init(start: Timestamp) { wallClock = start }
 
+    /// The longest step the simulated clock takes at once: a jump of years in a capture (a receiver's week
+    /// rollover, spliced sessions) is a discontinuity, not years of waiting for every timeout.
+    static let longestStep: Duration = .seconds(3600)
+
     mutating func observe(_ time: Timestamp) {
-        if let lastTime, time > lastTime { monotonic = monotonic + time.duration(since: lastTime) }
+        if let lastTime, time > lastTime {
+            monotonic = monotonic + min(time.duration(since: lastTime), Self.longestStep)
+        }
         lastTime = time
         if time > wallClock { wallClock = time }
     }

@@ -1,0 +1,54 @@
+import Foundation
+
+/// A TCP peer on 127.0.0.1 that sends fixed bytes to every client and then keeps the connection open,
+/// saying nothing more: a gpsd stalled in the middle of a line.
+public final class StalledPeer: @unchecked Sendable {
+    public let port: Int
+    private let listener: Int32
+    private let lock = NSLock()
+    private var clients: [Int32] = []
+    private var closed = false
+
+    public init(sending bytes: [UInt8]) throws {
+        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard listener >= 0 else { throw TestServerError("socket: \(errno)") }
+        self.listener = listener
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let listening = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(listener, $0, length) == 0 && listen(listener, 8) == 0 && getsockname(listener, $0, &length) == 0
+            }
+        }
+        guard listening else { throw TestServerError("bind/listen: \(errno)") }
+        port = Int(UInt16(bigEndian: address.sin_port))
+        let thread = Thread { [self] in
+            while true {
+                let client = accept(listener, nil, nil)
+                guard client >= 0 else { return }
+                _ = bytes.withUnsafeBytes { send(client, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                let keep = lock.withLock {
+                    if !closed { clients.append(client) }
+                    return !closed
+                }
+                if !keep { close(client) }
+            }
+        }
+        thread.start()
+    }
+
+    /// Closes the listener and every client connection.
+    public func stop() {
+        lock.withLock {
+            closed = true
+            for client in clients { close(client) }
+            clients = []
+        }
+        shutdown(listener, Int32(SHUT_RDWR))
+        close(listener)
+    }
+
+    deinit { stop() }
+}
