@@ -42,6 +42,6 @@ func printError(_ line: String) {
 
 struct StandardError: TextOutputStream {
     mutating func write(_ string: String) {
-        FileHandleWriter.write(string, to: 2)
+        FileDescriptorOutput.writeAll(string, to: 2)
     }
 }

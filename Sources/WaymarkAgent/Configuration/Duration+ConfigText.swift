@@ -1,3 +1,5 @@
+import WaymarkCore
+
 extension Duration {
     private static let configUnits: [(name: String, size: Int64)] = [
         ("d", 86_400_000_000_000), ("h", 3_600_000_000_000), ("m", 60_000_000_000), ("s", 1_000_000_000),
@@ -22,10 +24,8 @@ extension Duration {
     /// nanosecond. A duration that is not a whole number of milliseconds is written in seconds with a fraction:
     /// 250 µs as `"0.00025s"`.
     public var configText: String {
-        let (seconds, attoseconds) = components
-        let (scaled, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
-        let (nanoseconds, sumOverflow) = scaled.addingReportingOverflow(attoseconds / 1_000_000_000)
-        guard !overflow && !sumOverflow else { return "\(seconds)s" }
+        let nanoseconds = self.nanoseconds  // WaymarkCore's conversion, saturating at the ends of Int64
+        guard nanoseconds != .max && nanoseconds != .min else { return "\(components.seconds)s" }
         if nanoseconds == 0 { return "0s" }
         guard !nanoseconds.isMultiple(of: 1_000_000) else {
             return ConfigQuantity.format(nanoseconds / 1_000_000, units: Self.configUnits.map { ($0, $1 / 1_000_000) })

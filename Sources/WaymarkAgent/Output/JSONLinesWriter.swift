@@ -1,12 +1,6 @@
 import Synchronization
 import WaymarkCore
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// Writes events as JSON Lines to a file descriptor (stdout for `--print`), buffered.
 ///
 /// Live, every batch is written at once so a reader sees each event as it happens; replay lets the buffer
@@ -45,18 +39,9 @@ public final class JSONLinesWriter: EventSink {
     private func write(_ state: inout State) {
         defer { state.buffer.removeAll(keepingCapacity: true) }
         guard !state.failed else { return }
-        var offset = 0
-        while offset < state.buffer.count {
-            let written = state.buffer.withUnsafeBytes {
-                Glibc.write(descriptor, $0.baseAddress! + offset, $0.count - offset)
-            }
-            if written < 0 {
-                if errno == EINTR { continue }
-                // A closed pipe (`waymark run --print | head`) is not a reason to stop tracking.
-                state.failed = true
-                return
-            }
-            offset += written
+        // A closed pipe (`waymark run --print | head`) is not a reason to stop tracking: stop writing only.
+        if !state.buffer.withUnsafeBytes({ FileDescriptorOutput.writeAll($0, to: descriptor) }) {
+            state.failed = true
         }
     }
 }

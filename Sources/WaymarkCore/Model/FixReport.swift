@@ -58,12 +58,14 @@ public struct FixReport: Hashable, Sendable {
     /// True when the report carries a position gpsd calls a fix.
     public var hasPosition: Bool { mode.hasFix && latitude != nil && longitude != nil }
 
-    /// How many of the optional fields are present: the tie-breaker for "most complete".
+    /// How many of the optional fields are present: the tie-breaker for "most complete". Plain additions,
+    /// no array: it runs twice for every TPV of every epoch.
     var fieldCount: Int {
-        let fields: [Double?] = [
-            latitude, longitude, altitudeHAE, altitudeMSL, horizontalError, longitudeError, latitudeError,
-            verticalError, speed, speedError, course, courseError,
-        ]
-        return fields.reduce(0) { $0 + ($1 == nil ? 0 : 1) }
+        var count = present(latitude) + present(longitude) + present(altitudeHAE) + present(altitudeMSL)
+        count += present(horizontalError) + present(longitudeError) + present(latitudeError) + present(verticalError)
+        count += present(speed) + present(speedError) + present(course) + present(courseError)
+        return count
     }
 }
+
+private func present(_ value: Double?) -> Int { value == nil ? 0 : 1 }

@@ -30,8 +30,10 @@ final class GPSDData {
         }
         guard first == UInt8(ascii: "{") else {
             // NMEA sentences echoed by gpsd (`$…`, `!AIVDM…`) and comments are part of a capture.
-            let echoes: [UInt8] = [UInt8(ascii: "$"), UInt8(ascii: "!"), UInt8(ascii: "#")]
-            return echoes.contains(first) ? .echo : .unparsable
+            switch first {
+            case UInt8(ascii: "$"), UInt8(ascii: "!"), UInt8(ascii: "#"): return .echo
+            default: return .unparsable
+            }
         }
         guard line.count <= Int(WAYMARK_MESSAGE_CAPACITY), JSONLine.isComplete(line) else { return .unparsable }
         let raw = UnsafeMutableRawBufferPointer(message)

@@ -1,0 +1,30 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Writing to a file descriptor without Foundation: stdout for `--print`, stderr for the command line.
+public enum FileDescriptorOutput {
+    /// Writes all of `bytes` to `descriptor`, retrying after EINTR; false when a write failed or wrote
+    /// nothing (a closed pipe: the caller decides whether that matters).
+    @discardableResult
+    public static func writeAll(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32) -> Bool {
+        guard let base = bytes.baseAddress else { return true }
+        var offset = 0
+        while offset < bytes.count {
+            let written = write(descriptor, base + offset, bytes.count - offset)
+            if written < 0 && errno == EINTR { continue }
+            guard written > 0 else { return false }
+            offset += written
+        }
+        return true
+    }
+
+    /// Writes `text` as UTF-8 to `descriptor`.
+    @discardableResult
+    public static func writeAll(_ text: String, to descriptor: Int32) -> Bool {
+        var text = text
+        return text.withUTF8 { writeAll(UnsafeRawBufferPointer($0), to: descriptor) }
+    }
+}
