@@ -23,6 +23,29 @@ let package = Package(
             plugins: [
                 .plugin(name: "BenchmarkPlugin", package: "benchmark")
             ]
-        )
+        ),
+        .executableTarget(
+            name: "GeodesyBenchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "WaymarkCore", package: "Waymark"),
+            ],
+            path: "Benchmarks/GeodesyBenchmarks",
+            plugins: [
+                .plugin(name: "BenchmarkPlugin", package: "benchmark")
+            ]
+        ),
+        .executableTarget(
+            name: "LocationBenchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "WaymarkCore", package: "Waymark"),
+                .product(name: "WaymarkGPSD", package: "Waymark"),
+            ],
+            path: "Benchmarks/LocationBenchmarks",
+            plugins: [
+                .plugin(name: "BenchmarkPlugin", package: "benchmark")
+            ]
+        ),
     ]
 )

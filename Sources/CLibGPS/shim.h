@@ -12,7 +12,17 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <sys/prctl.h>
+#include <sys/timex.h>
 #include <gps.h>
+
+/// Whether the kernel considers the system clock synchronized (NTP, PTP or a GPS time source has set it):
+/// what `timedatectl` reports as "System clock synchronized". Reads only; never adjusts the clock.
+static inline bool waymark_wall_clock_synchronized(void) {
+    struct timex state;
+    memset(&state, 0, sizeof state);
+    int result = adjtimex(&state);
+    return result != -1 && result != TIME_ERROR && (state.status & STA_UNSYNC) == 0;
+}
 
 /// Size of the buffer `gps_read` copies the raw JSON line into.
 #define WAYMARK_MESSAGE_CAPACITY 10240

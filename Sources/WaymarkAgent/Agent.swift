@@ -24,10 +24,22 @@ public enum Agent {
     ) async throws -> Counters {
         ignoreBrokenPipes()
         let connection = GPSDConnection(GPSDConnection.Configuration(configuration.gpsd))
-        let service = LocationService(batches: connection.batches(), sink: sink, logger: logger)
+        let service = LocationService(
+            batches: connection.batches(),
+            location: configuration.location,
+            sink: sink,
+            logger: logger
+        )
         var services: [any Service] = [service]
         if let reloading {
-            services.append(ConfigurationReloadService(source: reloading, connection: connection, logger: logger))
+            services.append(
+                ConfigurationReloadService(
+                    source: reloading,
+                    connection: connection,
+                    locationService: service,
+                    logger: logger
+                )
+            )
         }
         let group = ServiceGroup(
             configuration: .init(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
@@ -58,12 +70,13 @@ public enum Agent {
     /// nil runs as fast as possible.
     public static func replay(
         _ source: any ReplaySource,
+        location: LocationSettings = .init(),
         speed: Double? = nil,
         sink: any EventSink,
         logger: Logger
     ) async throws -> Counters {
         ignoreBrokenPipes()
-        var core = AgentCore(sink: sink, logger: logger)
+        var core = AgentCore(location: location, sink: sink, logger: logger)
         var previous: MonotonicInstant?
         while let update = source.next() {
             if let speed, let previous, update.monotonic > previous {

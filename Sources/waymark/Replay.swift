@@ -31,11 +31,17 @@ extension Waymark {
         }
 
         func run() async throws {
-            _ = try options.loadConfiguration()
+            let configuration = try options.loadConfiguration()
             let logger = options.makeLogger(label: "waymark.replay")
             let source = try openRecording()
             let sink: any EventSink = print ? JSONLinesWriter(flushThreshold: 1 << 16) : DiscardingSink()
-            let counters = try await Agent.replay(source, speed: speed, sink: sink, logger: logger)
+            let counters = try await Agent.replay(
+                source,
+                location: configuration.location,
+                speed: speed,
+                sink: sink,
+                logger: logger
+            )
             printError("replay \(file): \(counters.summary)")
         }
 

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WaymarkAgent
+import WaymarkCore
 
 @Suite struct ConfigurationTests {
     @Test func anEmptyFileGivesTheDefaults() throws {
@@ -57,6 +58,39 @@ import WaymarkAgent
     @Test func keysLeftOutKeepTheirDefaults() throws {
         let configuration = try Configuration.parse("[gpsd]\nport = 3000", fileName: "waymark.toml")
         #expect(configuration == Configuration(gpsd: GPSDSettings(port: 3000)))
+    }
+
+    @Test func readsLocationSettings() throws {
+        let text = """
+            [location]
+            mode = "significant_change"
+            desired_accuracy = 25
+            distance_filter = 100
+            max_fix_age = "0s"
+            min_interval = "30s"
+            heartbeat = "5m"
+            angle_filter = 30
+            speed_delta = 2.5
+            moving_speed = 1
+            significant_distance = 1000
+            significant_interval = "10m"
+            """
+        let expected = LocationSettings(
+            mode: .significantChange,
+            desiredAccuracy: .meters(25),
+            distanceFilter: 100,
+            maxFixAge: .zero,
+            minInterval: .seconds(30),
+            heartbeat: .seconds(300),
+            angleFilter: 30,
+            speedDelta: 2.5,
+            movingSpeed: 1,
+            significantDistance: 1000,
+            significantInterval: .seconds(600)
+        )
+        #expect(try Configuration.parse(text, fileName: "waymark.toml").location == expected)
+        let named = try Configuration.parse("[location]\ndesired_accuracy = \"hundred_meters\"", fileName: "w.toml")
+        #expect(named.location.desiredAccuracy == .meters(100))
     }
 
     @Test func acceptsEqualReconnectDelays() throws {
@@ -120,7 +154,35 @@ import WaymarkAgent
             "[agent]\nstate_dir = \"var/lib/waymark\"",
             #"waymark.toml:2: [agent] state_dir = "var/lib/waymark": must be an absolute path, starting with "/""#
         ),
+        (
+            "[location]\ndistance_filter = -1",
+            "waymark.toml:2: [location] distance_filter = -1: must be a number of metres from 0 to 100000"
+        ),
+        (
+            "[location]\nmax_fix_age = \"2h\"",
+            #"waymark.toml:2: [location] max_fix_age = "2h": must be a duration from "0s" (off) to "1h""#
+        ),
+        (
+            "[location]\nangle_filter = 181",
+            "waymark.toml:2: [location] angle_filter = 181: must be a number of degrees from 0 to 180"
+        ),
+        (
+            "[location]\nmode = \"fast\"",
+            #"waymark.toml:2: [location] mode = "fast": must be "standard" or "significant_change""#
+        ),
+        (
+            "[location]\ndesired_accuracy = \"nearest_meter\"",
+            #"waymark.toml:2: [location] desired_accuracy = "nearest_meter": must be one of "best_for_navigation", "best", "nearest_ten_meters", "hundred_meters", "kilometer", "three_kilometers", or a number of metres from 0.1 to 100000"#
+        ),
+        (
+            "[location]\ndesired_accuracy = 0",
+            #"waymark.toml:2: [location] desired_accuracy = 0: must be a number of metres from 0.1 to 100000, or one of "best_for_navigation", "best", "nearest_ten_meters", "hundred_meters", "kilometer", "three_kilometers""#
+        ),
         // Wrong type
+        (
+            "[location]\nspeed_delta = \"5\"",
+            #"waymark.toml:2: [location] speed_delta = "5": must be a number of metres per second, not a string"#
+        ),
         ("[gpsd]\nport = \"2947\"", #"waymark.toml:2: [gpsd] port = "2947": must be an integer, not a string"#),
         ("[gpsd]\nport = 2947.0", "waymark.toml:2: [gpsd] port = 2947.0: must be an integer, not a float"),
         ("[gpsd]\nport = [2947]", "waymark.toml:2: [gpsd] port = [2947]: must be an integer, not an array"),
@@ -131,10 +193,10 @@ import WaymarkAgent
             #"waymark.toml:2: [gpsd] reconnect_min = 5: must be a duration such as "500ms", "5s", "3m" or "2h", not an integer"#
         ),
         // Unknown sections and keys
-        ("[agnet]", "waymark.toml:1: [agnet]: unknown section; allowed sections are agent, gpsd"),
+        ("[agnet]", "waymark.toml:1: [agnet]: unknown section; allowed sections are agent, gpsd, location"),
         (
             "[gpsd]\nport = 1\n\n[foo.bar]\nx = 1",
-            "waymark.toml:4: [foo.bar]: unknown section; allowed sections are agent, gpsd"
+            "waymark.toml:4: [foo.bar]: unknown section; allowed sections are agent, gpsd, location"
         ),
         (
             "[gpsd]\n\nhostname = \"gpsd.local\"",
@@ -150,7 +212,7 @@ import WaymarkAgent
         ),
         (
             "device_id = \"bus-0042\"\n[agent]",
-            "waymark.toml:1: device_id: key outside any section; allowed sections are agent, gpsd"
+            "waymark.toml:1: device_id: key outside any section; allowed sections are agent, gpsd, location"
         ),
         // A syntax error is the only issue
         ("[gpsd]\nport = 2947\nport = 1\n[agnet]", "waymark.toml:3: duplicate key port; it is already set at line 2"),
@@ -181,7 +243,7 @@ import WaymarkAgent
         let expected = """
             waymark.toml:2: [gpsd] port = 0: must be an integer from 1 to 65535
             waymark.toml:3: [gpsd] hostname: unknown key; allowed keys are host, port, device, reconnect_min, reconnect_max
-            waymark.toml:5: [agnet]: unknown section; allowed sections are agent, gpsd
+            waymark.toml:5: [agnet]: unknown section; allowed sections are agent, gpsd, location
             waymark.toml:9: [agent] device_id = "bus 42": must be 1 to 64 characters, each a letter, a digit, ".", "_", "-" or ":"
             waymark.toml:10: [agent] log_dir = 5: must be a string, not an integer
             waymark.toml:12: [gpsd] extra: unknown key; allowed keys are host, port, device, reconnect_min, reconnect_max

@@ -173,7 +173,12 @@ import WaymarkTestSupport
                         device: "/dev/ttyUSB0",
                         fixMode: .threeD,
                         satellitesUsed: 9,
-                        lastLocationTime: Timestamp(seconds: 1_271_005_063)
+                        lastKnown: Location(
+                            time: Timestamp(seconds: 1_271_005_063),
+                            latitude: 49.0125,
+                            longitude: 12.0913,
+                            horizontalAccuracy: 17.5
+                        )
                     )
                 )
             ),
@@ -181,7 +186,8 @@ import WaymarkTestSupport
                 ("type", .string("status")), ("seq", .number(1_000_000)), ("time", .string("2010-04-11T16:57:44.123Z")),
                 ("recv", .string("2010-04-11T16:57:45.002Z")), ("gpsd", .string("connected")),
                 ("device_path", .string("/dev/ttyUSB0")), ("fix_mode", .number(3)), ("satellites_used", .number(9)),
-                ("last_location_time", .string("2010-04-11T16:57:43.000Z")),
+                ("last_location_time", .string("2010-04-11T16:57:43.000Z")), ("lat", .number(49.0125)),
+                ("lon", .number(12.0913)), ("h_acc", .number(17.5)),
             ]
         ),
         Row(

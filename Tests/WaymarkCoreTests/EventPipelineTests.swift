@@ -40,9 +40,14 @@ import WaymarkCore
         }
     }
 
-    /// Feeds `events` one per second and returns what each one produced.
+    /// Feeds `events` one per second and returns what each one produced. Each fix is an epoch of its own:
+    /// its GPS time advances a second per update, as a receiver's would.
     static func run(_ events: [SourceEvent], into pipeline: inout EventPipeline) -> [[Event]] {
-        events.enumerated().map { index, event in pipeline.handle(update(event, index: index)) }
+        events.enumerated().map { index, event in
+            guard case .location(var location) = event else { return pipeline.handle(update(event, index: index)) }
+            location.time = location.time.advanced(by: .seconds(index))
+            return pipeline.handle(update(.location(location), index: index))
+        }
     }
 
     static func run(_ events: [SourceEvent]) -> [[Event]] {
@@ -179,20 +184,22 @@ import WaymarkCore
                     device: Self.path,
                     fixMode: .threeD,
                     satellitesUsed: 9,
-                    lastLocationTime: Self.gpsTime
+                    lastKnown: Self.location(at: .seconds(3))
                 ),
             ]
         )
 
         let outage = pipeline.handle(Self.update(Self.unavailable, index: 4))
         let status = try #require(outage.last)
-        #expect(status.kind == .status(Status(gpsd: .unavailable, lastLocationTime: Self.gpsTime)))
+        #expect(status.kind == .status(Status(gpsd: .unavailable, lastKnown: Self.location(at: .seconds(3)))))
     }
 
     @Test func losingTheFixReportsNoFixModeInStatus() throws {
         let events = Self.run([Self.connected, Self.fix3, .noFix(mode: .notSeen, time: nil)])
         let status = try #require(events[2].last)
-        #expect(status.kind == .status(Status(gpsd: .connected, fixMode: .noFix, lastLocationTime: Self.gpsTime)))
+        #expect(
+            status.kind == .status(Status(gpsd: .connected, fixMode: .noFix, lastKnown: Self.location(at: .seconds(1))))
+        )
     }
 
     @Test func countsEverythingByReason() {
@@ -236,8 +243,10 @@ import WaymarkCore
         var pipeline = EventPipeline()
         #expect(pipeline.lastLocation == nil)
         let first = Self.location()
-        let second = Self.location(mode: .twoD, at: .seconds(1))
-        _ = Self.run([Self.connected, .location(first), Self.noFix, Self.gone, Self.unavailable], into: &pipeline)
+        let second = Self.location(mode: .twoD, at: .seconds(5))
+        for (index, event) in [Self.connected, .location(first), Self.noFix, Self.gone, Self.unavailable].enumerated() {
+            _ = pipeline.handle(Self.update(event, index: index))
+        }
         #expect(pipeline.lastLocation == first)
         _ = pipeline.handle(Self.update(.location(second), index: 5))
         #expect(pipeline.lastLocation == second)

@@ -10,6 +10,11 @@ public struct CaptureOracle {
         public var latitude: Double
         public var longitude: Double
         public var mode: Int
+        /// gpsd's `eph`, when the epoch's report has it.
+        public var horizontalAccuracy: Double?
+        /// The speed and course the receiver measured (`track` present), when it did.
+        public var speed: Double?
+        public var course: Double?
 
         public var description: String { "\(time) \(latitude),\(longitude) mode \(mode)" }
     }
@@ -34,7 +39,10 @@ public struct CaptureOracle {
                     time: time,
                     latitude: best["lat"] as? Double ?? .nan,
                     longitude: best["lon"] as? Double ?? .nan,
-                    mode: best["mode"] as? Int ?? 0
+                    mode: best["mode"] as? Int ?? 0,
+                    horizontalAccuracy: best["eph"] as? Double,
+                    speed: best["track"] != nil ? best["speed"] as? Double : nil,
+                    course: best["track"] as? Double
                 )
             )
         }

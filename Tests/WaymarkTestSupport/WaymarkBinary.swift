@@ -97,15 +97,16 @@ extension WaymarkBinary {
             }
         }
 
-        /// SIGINT, then waits for the exit status.
+        /// SIGINT, then waits for the exit status; the output stays readable.
         public func interrupt() -> Int32 {
             signal(SIGINT)
             let deadline = Date().addingTimeInterval(10)
             while process.isRunning && Date() < deadline { usleep(10_000) }
             process.stop()
-            try? FileManager.default.removeItem(at: directory)
             return process.terminationStatus
         }
+
+        deinit { try? FileManager.default.removeItem(at: directory) }
     }
 
     public static func start(_ arguments: [String]) throws -> Running { try Running(arguments) }

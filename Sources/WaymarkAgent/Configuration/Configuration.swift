@@ -1,3 +1,5 @@
+import WaymarkCore
+
 /// The agent's settings, as read from its TOML file (DESIGN section 9); every setting has a default.
 ///
 /// `config/waymark.toml` documents every key with its default and unit.
@@ -6,10 +8,13 @@ public struct Configuration: Sendable, Equatable {
     public var agent: AgentSettings
     /// `[gpsd]`: how to reach gpsd.
     public var gpsd: GPSDSettings
+    /// `[location]`: which fixes become `location` events.
+    public var location: LocationSettings
 
-    public init(agent: AgentSettings = .init(), gpsd: GPSDSettings = .init()) {
+    public init(agent: AgentSettings = .init(), gpsd: GPSDSettings = .init(), location: LocationSettings = .init()) {
         self.agent = agent
         self.gpsd = gpsd
+        self.location = location
     }
 
     /// Reads a configuration file's text: the defaults, overridden by the keys the text sets.

@@ -69,3 +69,56 @@ extension ValueRule where Value == Duration {
         }
     }
 }
+
+extension ValueRule where Value == Double {
+    /// A number (integer or float) in `range`, in `unit`: `must be a number of metres from 0 to 100000`.
+    static func number(in range: ClosedRange<Double>, _ unit: String) -> ValueRule {
+        ValueRule { value in
+            let number: Double
+            switch value {
+            case .integer(let integer): number = Double(integer)
+            case .float(let float): number = float
+            default: return .rejected("must be a number of \(unit), not \(value.kind.noun)")
+            }
+            guard number.isFinite, range.contains(number) else {
+                return .rejected(
+                    "must be a number of \(unit) from \(Self.format(range.lowerBound)) to \(Self.format(range.upperBound))"
+                )
+            }
+            return .accepted(number)
+        }
+    }
+
+    /// A bound without a needless `.0`: `100000`, `0.5`.
+    static func format(_ number: Double) -> String {
+        number == number.rounded() && number.magnitude < 1e15 ? "\(Int64(number))" : "\(number)"
+    }
+}
+
+extension ValueRule where Value: RawRepresentable & CaseIterable & Sendable, Value.RawValue == String {
+    /// One of the raw values of `Value`, as a string.
+    static var oneOf: ValueRule {
+        let names = Value.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: " or ")
+        return ValueRule { value in
+            guard case .string(let string) = value, let choice = Value(rawValue: string) else {
+                return .rejected("must be \(names)")
+            }
+            return .accepted(choice)
+        }
+    }
+}
+
+extension ValueRule where Value == Duration {
+    /// A duration string from zero (which turns the setting off) to `upper`.
+    static func duration(atMost upper: Duration) -> ValueRule {
+        ValueRule { value in
+            guard case .string(let text) = value else {
+                return .rejected("must be \(aDuration), not \(value.kind.noun)")
+            }
+            guard let duration = Duration(configText: text), duration >= .zero, duration <= upper else {
+                return .rejected("must be a duration from \"0s\" (off) to \"\(upper.configText)\"")
+            }
+            return .accepted(duration)
+        }
+    }
+}

@@ -2,26 +2,46 @@ import Logging
 import WaymarkCore
 
 /// What live and replay share: the pipeline, event numbering, delivery, and an operator-readable log line
-/// for every error and status change.
+/// for every error and status change (and, at debug level, for every fix not delivered).
 struct AgentCore {
-    private(set) var pipeline = EventPipeline()
+    private(set) var pipeline: EventPipeline
     private var sequencer = EventSequencer()
     private let sink: any EventSink
     private let logger: Logger
 
-    init(sink: any EventSink, logger: Logger) {
+    init(location: LocationSettings, sink: any EventSink, logger: Logger) {
+        pipeline = EventPipeline(location: location)
         self.sink = sink
         self.logger = logger
     }
 
     var counters: Counters { pipeline.counters }
 
+    var locationSettings: LocationSettings {
+        get { pipeline.locationSettings }
+        set { pipeline.locationSettings = newValue }
+    }
+
     mutating func process(_ update: SourceUpdate) {
         var events = pipeline.handle(update)
+        if pipeline.lastVerdict != nil { logVerdict(update) }
         guard !events.isEmpty else { return }
         sequencer.number(&events)
         sink.deliver(events)
         for event in events { log(event) }
+    }
+
+    private func logVerdict(_ update: SourceUpdate) {
+        guard case .location(let location) = update.event else { return }
+        if let jump = pipeline.filter.timeBaseJump {
+            logger.warning(
+                "the receiver's GPS time moved by \(jump.secondsValue) s against the monotonic clock; fixes are judged from this one on",
+                metadata: ["time": "\(location.time)"]
+            )
+        }
+        if case .hold(let reason) = pipeline.lastVerdict {
+            logger.debug("fix not delivered", metadata: ["reason": "\(reason.rawValue)", "time": "\(location.time)"])
+        }
     }
 
     private func log(_ event: Event) {

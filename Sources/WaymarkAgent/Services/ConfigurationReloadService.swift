@@ -8,11 +8,18 @@ import WaymarkGPSD
 public struct ConfigurationReloadService: Service {
     private let source: ConfigurationSource
     private let connection: GPSDConnection
+    private let locationService: LocationService
     private let logger: Logger
 
-    public init(source: ConfigurationSource, connection: GPSDConnection, logger: Logger) {
+    public init(
+        source: ConfigurationSource,
+        connection: GPSDConnection,
+        locationService: LocationService,
+        logger: Logger
+    ) {
         self.source = source
         self.connection = connection
+        self.locationService = locationService
         self.logger = logger
     }
 
@@ -32,9 +39,10 @@ public struct ConfigurationReloadService: Service {
             logger.error("SIGHUP: \(file) rejected, the running configuration is kept")
             return
         }
+        locationService.apply(configuration.location)
         let gpsd = GPSDConnection.Configuration(configuration.gpsd, keeping: connection.configuration)
         if gpsd == connection.configuration {
-            logger.info("SIGHUP: \(file) reloaded, nothing changed")
+            logger.info("SIGHUP: \(file) reloaded; [location] applied, the gpsd connection is unchanged")
         } else {
             logger.notice("SIGHUP: \(file) reloaded; reconnecting to gpsd at \(gpsd.server)")
             connection.reconfigure(gpsd)

@@ -7,22 +7,37 @@ import WaymarkCore
 /// core and delivers the events, one write per batch.
 public final class LocationService: Service, Sendable {
     private let batches: AsyncStream<[SourceUpdate]>
+    private let location: LocationSettings
     private let sink: any EventSink
     private let logger: Logger
     private let finalCounters = Mutex(Counters())
+    /// `[location]` settings from a reload, applied before the next batch.
+    private let pendingLocation = Mutex<LocationSettings?>(nil)
 
-    public init(batches: AsyncStream<[SourceUpdate]>, sink: any EventSink, logger: Logger) {
+    public init(
+        batches: AsyncStream<[SourceUpdate]>,
+        location: LocationSettings = .init(),
+        sink: any EventSink,
+        logger: Logger
+    ) {
         self.batches = batches
+        self.location = location
         self.sink = sink
         self.logger = logger
+    }
+
+    /// Applies new `[location]` settings from the next batch on; what the filter knows is kept.
+    public func apply(_ settings: LocationSettings) {
+        pendingLocation.withLock { $0 = settings }
     }
 
     /// The counters when ``run()`` returned.
     public var counters: Counters { finalCounters.withLock { $0 } }
 
     public func run() async {
-        var core = AgentCore(sink: sink, logger: logger)
+        var core = AgentCore(location: location, sink: sink, logger: logger)
         for await batch in batches.cancelOnGracefulShutdown() {
+            if let settings = pendingLocation.withLock({ $0.take() }) { core.locationSettings = settings }
             for update in batch { core.process(update) }
             sink.flush()
         }

@@ -44,21 +44,22 @@ public struct Status: Hashable, Sendable {
     public var device: String?
     public var fixMode: FixMode
     public var satellitesUsed: Int?
-    /// The last location delivered, if any.
-    public var lastLocationTime: Timestamp?
+    /// The last known location (Core Location's `location`): the newest fix that passed the location
+    /// filter's checks, delivered or not; else the most accurate one held back.
+    public var lastKnown: Location?
 
     public init(
         gpsd: Connection,
         device: String? = nil,
         fixMode: FixMode = .notSeen,
         satellitesUsed: Int? = nil,
-        lastLocationTime: Timestamp? = nil
+        lastKnown: Location? = nil
     ) {
         self.gpsd = gpsd
         self.device = device
         self.fixMode = fixMode
         self.satellitesUsed = satellitesUsed
-        self.lastLocationTime = lastLocationTime
+        self.lastKnown = lastKnown
     }
 }
 

@@ -11,9 +11,20 @@ public struct EventEncoder: Sendable {
 
     /// Appends one line, newline included, to `buffer`.
     public func encode(_ event: Event, into buffer: inout [UInt8]) {
+        encode(event, into: &buffer, numbered: true) { _ in }
+    }
+
+    /// Appends one line for `event` with the members `extra` writes after the event's own; without `seq` when
+    /// not `numbered` (an answer outside the device's event stream, such as `waymark locate`'s).
+    func encode(
+        _ event: Event,
+        into buffer: inout [UInt8],
+        numbered: Bool,
+        extra: (inout JSONObjectWriter) -> Void
+    ) {
         JSONObjectWriter.write(into: &buffer) { writer in
             writer.string("type", event.type)
-            writer.integer("seq", Int64(truncatingIfNeeded: event.seq))
+            if numbered { writer.integer("seq", Int64(truncatingIfNeeded: event.seq)) }
             writer.timestamp("time", event.time)
             if let received = event.received { writer.timestamp("recv", received) }
             if let deviceID { writer.string("device", deviceID) }
@@ -25,11 +36,17 @@ public struct EventEncoder: Sendable {
                 if let device = status.device { writer.string("device_path", device) }
                 writer.integer("fix_mode", Int64(status.fixMode.rawValue))
                 if let used = status.satellitesUsed { writer.integer("satellites_used", Int64(used)) }
-                if let last = status.lastLocationTime { writer.timestamp("last_location_time", last) }
+                if let last = status.lastKnown {
+                    writer.timestamp("last_location_time", last.time)
+                    writer.number("lat", last.latitude)
+                    writer.number("lon", last.longitude)
+                    writer.number("h_acc", last.horizontalAccuracy)
+                }
             case .error(let report):
                 writer.string("code", report.code.rawValue)
                 writer.string("message", report.message)
             }
+            extra(&writer)
         }
     }
 

@@ -20,6 +20,11 @@ struct JSONObjectWriter {
         appendQuoted(value)
     }
 
+    mutating func boolean(_ key: StaticString, _ value: Bool) {
+        self.key(key)
+        buffer.append(contentsOf: (value ? "true" : "false").utf8)
+    }
+
     mutating func integer(_ key: StaticString, _ value: Int64) {
         self.key(key)
         buffer.append(contentsOf: String(value).utf8)

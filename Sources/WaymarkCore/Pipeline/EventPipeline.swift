@@ -1,26 +1,41 @@
 /// The core's entry point: turns what the source reports into output events.
 ///
-/// For now it reports locations, availability (`status` whenever the connection, the device or the fix
-/// mode changes) and errors following Core Location's model: `gpsd_unavailable` and `no_device` once per
-/// outage, `location_unknown` once when the fix is lost, cleared by the next fix. The location filter,
-/// heading, regions and activity plug in here in later issues.
+/// It reports the locations that the ``LocationFilter`` delivers, availability (`status` whenever the
+/// connection, the device or the fix mode changes, with the last known location) and errors following Core
+/// Location's model: `gpsd_unavailable` and `no_device` once per outage, `location_unknown` once when the
+/// fix is lost, cleared by the next fix and never stopping anything. Every fix not delivered is counted
+/// under its reason. Heading, regions and activity plug in here in later issues.
 ///
 /// Pure: no clock reads; the update carries its own times.
 public struct EventPipeline: Sendable {
     public private(set) var counters = Counters()
-    /// The last location delivered (Core Location's `location`).
-    public private(set) var lastLocation: Location?
+    public private(set) var filter: LocationFilter
+    /// What the filter decided about the fix of the last update; nil when that update carried none.
+    public private(set) var lastVerdict: LocationVerdict?
     private var status = Status(gpsd: .unavailable)
     private var hasReportedStatus = false
     private var outageReported = false
     private var deviceMissingReported = false
     private var locationUnknownReported = false
 
-    public init() {}
+    public init(location settings: LocationSettings = .init()) {
+        filter = LocationFilter(settings: settings)
+    }
+
+    /// The `[location]` settings; changing them keeps what the filter knows (the last delivery, the
+    /// freshness reference).
+    public var locationSettings: LocationSettings {
+        get { filter.settings }
+        set { filter.settings = newValue }
+    }
+
+    /// The last location delivered.
+    public var lastLocation: Location? { filter.lastDelivered }
 
     public mutating func handle(_ update: SourceUpdate) -> [Event] {
         var events: [Event] = []
         let previous = status
+        lastVerdict = nil
         switch update.event {
         case .connected:
             status.gpsd = .connected
@@ -54,12 +69,24 @@ public struct EventPipeline: Sendable {
                 events.append(error(.noDevice, message, update))
             }
         case .location(let location):
-            counters.count("location")
             status.fixMode = location.mode
-            status.lastLocationTime = location.time
             locationUnknownReported = false
-            lastLocation = location
-            events.append(Event(time: location.time, received: update.received, kind: .location(location)))
+            let verdict = filter.consider(
+                location,
+                arrival: update.monotonic,
+                wallClock: update.wallClock,
+                wallClockSynchronized: update.wallClockSynchronized
+            )
+            lastVerdict = verdict
+            status.lastKnown = filter.lastKnown
+            if filter.timeBaseJump != nil { counters.count("time_base_reset") }
+            switch verdict {
+            case .deliver:
+                counters.count("location")
+                events.append(Event(time: location.time, received: update.received, kind: .location(location)))
+            case .hold(let reason):
+                counters.count(reason.rawValue)
+            }
         case .noFix:
             counters.count("no_fix")
             // An epoch without a usable position is no fix, whatever mode the receiver claimed.
@@ -109,7 +136,7 @@ public struct EventPipeline: Sendable {
     /// without a real-time clock boots in 1970, and its events must not sort before the fixes they follow.
     private func eventTime(_ update: SourceUpdate) -> Timestamp {
         if case .location(let location) = update.event { return location.time }
-        guard let last = lastLocation?.time, last > update.wallClock else { return update.wallClock }
+        guard let last = filter.lastDelivered?.time, last > update.wallClock else { return update.wallClock }
         return last
     }
 

@@ -53,11 +53,21 @@ public struct SourceUpdate: Hashable, Sendable {
     public var wallClock: Timestamp
     /// The system time the agent received the data; live sources only.
     public var received: Timestamp?
+    /// Whether the system clock was known to be synchronized (by NTP or another time source) at arrival;
+    /// replay's simulated clock never is.
+    public var wallClockSynchronized: Bool
 
-    public init(_ event: SourceEvent, monotonic: MonotonicInstant, wallClock: Timestamp, received: Timestamp? = nil) {
+    public init(
+        _ event: SourceEvent,
+        monotonic: MonotonicInstant,
+        wallClock: Timestamp,
+        received: Timestamp? = nil,
+        wallClockSynchronized: Bool = false
+    ) {
         self.event = event
         self.monotonic = monotonic
         self.wallClock = wallClock
         self.received = received
+        self.wallClockSynchronized = wallClockSynchronized
     }
 }

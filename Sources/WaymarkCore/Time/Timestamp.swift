@@ -54,3 +54,13 @@ public struct Timestamp: Hashable, Comparable, Sendable {
 extension Timestamp: CustomStringConvertible {
     public var description: String { iso8601 }
 }
+
+extension Timestamp {
+    /// Nanoseconds since 1970, saturating beyond the years 1677 ... 2262 that `Int64` holds.
+    public var nanosecondsSince1970: Int64 {
+        let (product, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
+        let (sum, sumOverflow) = product.addingReportingOverflow(Int64(nanoseconds))
+        guard !overflow, !sumOverflow else { return seconds < 0 ? .min : .max }
+        return sum
+    }
+}

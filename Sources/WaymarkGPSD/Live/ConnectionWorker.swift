@@ -30,6 +30,10 @@ struct ConnectionWorker {
     private static let coalescing: Duration = .milliseconds(2)
     private static let batchAgeLimit: Duration = .milliseconds(20)
     private var batchStarted = MonotonicInstant.zero
+    /// Whether the system clock is synchronized, read at most once per ``clockCheckInterval``.
+    private var clockSynchronized = false
+    private var clockCheckedAt: MonotonicInstant?
+    private static let clockCheckInterval: Duration = .seconds(1)
 
     init(control: WorkerControl, continuation: AsyncStream<[SourceUpdate]>.Continuation) {
         self.control = control
@@ -142,7 +146,19 @@ struct ConnectionWorker {
         let wall = SystemClocks.wall()
         let monotonic = SystemClocks.monotonic()
         if batch.isEmpty { batchStarted = monotonic }
-        batch.append(SourceUpdate(event, monotonic: monotonic, wallClock: wall, received: wall))
+        if clockCheckedAt.map({ monotonic - $0 >= Self.clockCheckInterval }) ?? true {
+            clockSynchronized = SystemClocks.wallClockSynchronized()
+            clockCheckedAt = monotonic
+        }
+        batch.append(
+            SourceUpdate(
+                event,
+                monotonic: monotonic,
+                wallClock: wall,
+                received: wall,
+                wallClockSynchronized: clockSynchronized
+            )
+        )
     }
 
     /// Hands the pending updates to the consumer. When its buffer is full the batch is dropped, and the

@@ -50,7 +50,13 @@ public final class CaptureReplay: ReplaySource {
         lineCount += 1
         // A timed report moves the simulated clock first, then arrives at its own time. (A capture does not
         // say how soon after an untimed TPV the next one came: replay takes the gap from the GPS times.)
-        if case .fix(let report) = message, let time = report.time { clock.observe(time) }
+        if case .fix(let report) = message, let time = report.time {
+            clock.observe(time)
+            // A pending epoch whose quiet period ended before this report closed then, as it would live.
+            if let deadline = builder.deadline, clock.monotonic >= deadline {
+                for event in builder.flush(at: deadline) { pending.append(clock.update(event, at: deadline)) }
+            }
+        }
         for event in builder.handle(message, at: clock.monotonic) { pending.append(clock.update(event)) }
     }
 

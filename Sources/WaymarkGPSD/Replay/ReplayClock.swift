@@ -27,7 +27,8 @@ struct ReplayClock {
         if time > wallClock { wallClock = time }
     }
 
-    func update(_ event: SourceEvent) -> SourceUpdate {
-        SourceUpdate(event, monotonic: monotonic, wallClock: wallClock)
+    /// `event` arriving now, or at `instant` when it arrived earlier than the report that moved the clock.
+    func update(_ event: SourceEvent, at instant: MonotonicInstant? = nil) -> SourceUpdate {
+        SourceUpdate(event, monotonic: instant ?? monotonic, wallClock: wallClock)
     }
 }
