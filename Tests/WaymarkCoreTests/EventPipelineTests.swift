@@ -128,11 +128,11 @@ import WaymarkCore
             produces: [["status"], ["gpsd_error"], ["gpsd_error"]]
         ),
         Scenario(
-            testDescription: "rejections, drops, attitude and sky are counted silently",
+            testDescription: "rejections, drops, attitude and sky without news are counted silently",
             events: [
                 connected, .rejected(.noTime), .rejected(.unparsable), .dropped(count: 3),
                 .attitude(Attitude(heading: 90)),
-                .sky(SkyReport(satellitesUsed: 7)),
+                .sky(SkyReport(satellitesUsed: nil)),
             ],
             produces: [["status"], [], [], [], [], []]
         ),
@@ -179,6 +179,7 @@ import WaymarkCore
             statuses == [
                 Status(gpsd: .connected),
                 Status(gpsd: .connected, device: Self.path),
+                Status(gpsd: .connected, device: Self.path, satellitesUsed: 9),
                 Status(
                     gpsd: .connected,
                     device: Self.path,
@@ -237,6 +238,63 @@ import WaymarkCore
         counters.count("a", by: 3)
         counters.count("b")
         #expect(counters.summary == "a=3 b=2")
+    }
+
+    @Test("a repeated or stale fix neither clears location_unknown nor changes the status")
+    func heldFixesSayNothingAboutNow() {
+        var pipeline = EventPipeline()
+        let fix = Self.location()
+        let events = [
+            Self.connected, .location(fix), Self.noFix, .location(fix), Self.noFix,
+        ].enumerated().map { index, event in pipeline.handle(Self.update(event, index: index)).map(Self.summary) }
+        #expect(events == [["status"], ["location", "status"], ["location_unknown", "status"], [], []])
+        #expect(pipeline.counters["repeated_epoch"] == 1)
+    }
+
+    @Test("a new connection is a new stream: a replay restarted from its beginning delivers at once")
+    func newConnectionNewStream() {
+        var pipeline = EventPipeline(location: LocationSettings(distanceFilter: 100, heartbeat: .seconds(1800)))
+        let drive = (0..<5).map { Self.location(at: .seconds(Double($0) * 3600)) }
+        var index = 0
+        func feed(_ event: SourceEvent) -> [String] {
+            defer { index += 1 }
+            return pipeline.handle(Self.update(event, index: index)).map(Self.summary)
+        }
+        _ = feed(Self.connected)
+        for fix in drive { _ = feed(.location(fix)) }
+        #expect(pipeline.lastLocation == drive[4])
+        _ = feed(Self.unavailable)
+        _ = feed(Self.connected)
+        #expect(feed(.location(drive[0])) == ["location", "status"], "behind the last delivery: a first fix again")
+        #expect(pipeline.counters["out_of_order"] == 0)
+    }
+
+    @Test("events after a fix not delivered are not stamped before it")
+    func eventTimeFollowsTheNewestFix() throws {
+        var pipeline = EventPipeline(location: LocationSettings(distanceFilter: 1000))
+        let first = Self.location()
+        let later = Self.location(at: .seconds(3600))
+        _ = pipeline.handle(Self.update(.location(first), index: 0))
+        _ = pipeline.handle(Self.update(.location(later), index: 3600))
+        #expect(pipeline.lastLocation == first, "held by the distance filter")
+        // The board's clock is in 1970.
+        let lost = pipeline.handle(
+            SourceUpdate(
+                Self.noFix,
+                monotonic: MonotonicInstant(nanoseconds: 3_601_000_000_000),
+                wallClock: Timestamp(seconds: 0)
+            )
+        )
+        #expect(lost.map(\.time) == [later.time, later.time])
+    }
+
+    @Test("status follows the satellites used")
+    func satellitesUsedChangeTheStatus() {
+        let events = Self.run([
+            Self.connected, .sky(SkyReport(satellitesUsed: 7)), .sky(SkyReport(satellitesUsed: 7)),
+            .sky(SkyReport(satellitesUsed: 8)),
+        ])
+        #expect(events.map { $0.map(Self.summary) } == [["status"], ["status"], [], ["status"]])
     }
 
     @Test func keepsTheLastLocationThroughOutages() {

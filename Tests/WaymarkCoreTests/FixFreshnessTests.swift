@@ -104,6 +104,45 @@ import WaymarkCore
         #expect(verdicts[31...].allSatisfy { $0 == .fresh })
     }
 
+    @Test("a fix glitched years ahead is held, and the fixes after it are fresh")
+    func dateGlitch() {
+        var fixes = Self.steady(5)
+        fixes.append(Fix(5 + 20 * 365 * 86_400, arrivingAt: 5.2))
+        fixes += (6..<10).map { Fix(Double($0)) }
+        let verdicts = Self.verdicts(fixes)
+        guard case .ahead(let lead) = verdicts[5] else {
+            Issue.record("expected the glitch to be held, got \(verdicts[5])")
+            return
+        }
+        #expect(lead > .seconds(20 * 365 * 86_400 - 10))
+        #expect(verdicts[6...].allSatisfy { $0 == .fresh })
+    }
+
+    @Test("GPS time moving forward for good restarts the judge after the reset window")
+    func forwardTimeBase() {
+        let weeks = 1024.0 * 7 * 86_400
+        var fixes = Self.steady(20)
+        fixes += (20..<40).map { Fix(Double($0) + weeks, arrivingAt: Double($0) + 0.2) }
+        let verdicts = Self.verdicts(fixes)
+        #expect(verdicts[20..<30].allSatisfy { if case .ahead = $0 { true } else { false } })
+        guard case .timeBaseReset(let jump) = verdicts[30] else {
+            Issue.record("expected a reset after 10 s, got \(verdicts[30])")
+            return
+        }
+        #expect(abs(jump.secondsValue + weeks) < 1)
+        #expect(verdicts[31...].allSatisfy { $0 == .fresh })
+    }
+
+    @Test("a synchronized clock minutes off makes the first fixes stale, then the judge recovers")
+    func synchronizedClockMinutesOff() {
+        let verdicts = Self.verdicts(Self.steady(30), wallOffset: .seconds(300), synchronized: true)
+        let reset = verdicts.firstIndex { if case .timeBaseReset = $0 { true } else { false } }
+        #expect((10...11).contains(reset ?? -1), "a reset once every fix was stale for 10 s: \(verdicts)")
+        let firstFresh = (reset ?? 0) + 1
+        #expect(verdicts[..<(reset ?? 0)].allSatisfy { if case .stale = $0 { true } else { false } })
+        #expect(verdicts[firstFresh...].allSatisfy { $0 == .fresh })
+    }
+
     @Test("a burst of held fixes does not reset the judge")
     func burstOfStaleFixes() {
         var fixes = Self.steady(100)

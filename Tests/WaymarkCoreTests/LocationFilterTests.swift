@@ -63,6 +63,13 @@ import WaymarkCore
         #expect(verdicts == [.deliver(.first), .hold(.filteredDistance), .deliver(.distance)])
     }
 
+    @Test("the jitter allowance never exceeds three times the distance filter")
+    func jitterLimit() {
+        // A fix 1 km inaccurate still counts a move of 300 m or more.
+        let fixes = [0.0, 250, 310, 500].enumerated().map { Self.fix(Double($0), north: $1, accuracy: 1000) }
+        #expect(Self.delivered(fixes, LocationSettings(distanceFilter: 100)) == [0, 2])
+    }
+
     struct AccuracyRow: Sendable, CustomTestStringConvertible {
         var desired: DesiredAccuracy
         var accuracy: Double?
@@ -177,13 +184,59 @@ import WaymarkCore
         #expect(verdicts[455] == .deliver(.significantChange))
     }
 
+    @Test("in significant-change mode a heartbeat does not move the origin of the 500 m and 5 minutes")
+    func significantChangeWithHeartbeat() {
+        // 20 m/s for 20 minutes with a 2-minute heartbeat.
+        let fixes = (0...1200).map { Self.fix(Double($0), north: Double($0) * 20) }
+        let verdicts = Self.verdicts(fixes, LocationSettings(mode: .significantChange, heartbeat: .seconds(120)))
+        let significant = verdicts.indices.filter { verdicts[$0] == .deliver(.significantChange) }
+        #expect(significant == [300, 600, 900, 1200])
+        let heartbeats = verdicts.indices.filter { verdicts[$0] == .deliver(.heartbeat) }
+        #expect(heartbeats == [120, 240, 420, 540, 720, 840, 1020, 1140])
+    }
+
+    @Test("the last known location follows the held-back fixes, never older than a minute")
+    func lastKnownFollowsInaccurateFixes() {
+        var filter = LocationFilter(settings: LocationSettings(desiredAccuracy: .meters(10)))
+        _ = filter.consider(Self.fix(0, accuracy: 5), arriving: 0.2)
+        _ = filter.consider(Self.fix(1, north: 20, accuracy: 25), arriving: 0.2)
+        #expect(filter.lastKnown?.time == Self.start.advanced(by: .seconds(1)))
+        _ = filter.consider(Self.fix(2, north: 40, accuracy: 30), arriving: 0.2)
+        #expect(filter.lastKnown?.time == Self.start.advanced(by: .seconds(1)), "the more accurate one stays")
+        _ = filter.consider(Self.fix(62, north: 1240, accuracy: 30), arriving: 0.2)
+        #expect(filter.lastKnown?.time == Self.start.advanced(by: .seconds(62)), "after a minute the newer wins")
+        // Without any accuracy, the newest fix is the last known.
+        var unknown = LocationFilter(settings: LocationSettings(desiredAccuracy: .meters(100)))
+        for second in 0..<5 { _ = unknown.consider(Self.fix(Double(second), accuracy: nil), arriving: 0.2) }
+        #expect(unknown.lastKnown?.time == Self.start.advanced(by: .seconds(4)))
+    }
+
+    @Test("a fix glitched years ahead is held and delivery goes on")
+    func dateGlitch() {
+        var fixes = (0..<5).map { Self.fix(Double($0)) }
+        fixes.append(Self.fix(20 * 365 * 86_400))
+        fixes += (6..<9).map { Self.fix(Double($0)) }
+        var filter = LocationFilter()
+        let verdicts = fixes.enumerated().map { index, fix in
+            let arrival = Self.start.advanced(by: .seconds(Double(index) + 0.2))
+            return filter.consider(
+                fix,
+                arrival: MonotonicInstant(nanoseconds: arrival.nanosecondsSince1970),
+                wallClock: arrival,
+                wallClockSynchronized: false
+            )
+        }
+        #expect(verdicts[5] == .hold(.timeJump))
+        #expect(verdicts[6...].allSatisfy { $0 == .deliver(.everyFix) })
+    }
+
     @Test func staleAndOutOfOrderFixesAreHeld() {
         var filter = LocationFilter(settings: .init())
         #expect(filter.consider(Self.fix(0), arriving: 0.2) == .deliver(.first))
         #expect(filter.consider(Self.fix(1), arriving: 0.2) == .deliver(.everyFix))
         #expect(filter.consider(Self.fix(2), arriving: 30) == .hold(.stale))
         #expect(filter.consider(Self.fix(0.5), arriving: 0.2) == .hold(.outOfOrder))
-        #expect(filter.consider(Self.fix(1), arriving: 0.2) == .hold(.duplicateEpoch))
+        #expect(filter.consider(Self.fix(1), arriving: 0.2) == .hold(.repeatedEpoch))
         #expect(filter.consider(Self.fix(3), arriving: 0.2) == .deliver(.everyFix))
         #expect(filter.lastAccepted?.time == Self.start.advanced(by: .seconds(3)))
     }

@@ -16,6 +16,18 @@ extension ValueRule where Value == Int {
     }
 }
 
+extension ValueRule where Value == Bool {
+    /// `true` or `false`.
+    static var boolean: ValueRule {
+        ValueRule { value in
+            guard case .boolean(let boolean) = value else {
+                return .rejected("must be true or false, not \(value.kind.noun)")
+            }
+            return .accepted(boolean)
+        }
+    }
+}
+
 extension ValueRule where Value == String {
     /// A string for which `isValid` holds; `requirement` says what that is: `an absolute path`.
     static func string(_ requirement: String, where isValid: @escaping @Sendable (String) -> Bool) -> ValueRule {
@@ -68,6 +80,19 @@ extension ValueRule where Value == Duration {
             return .accepted(duration)
         }
     }
+
+    /// A duration string from zero (which turns the setting off) to `upper`.
+    static func duration(atMost upper: Duration) -> ValueRule {
+        ValueRule { value in
+            guard case .string(let text) = value else {
+                return .rejected("must be \(aDuration), not \(value.kind.noun)")
+            }
+            guard let duration = Duration(configText: text), duration >= .zero, duration <= upper else {
+                return .rejected("must be a duration from \"0s\" (off) to \"\(upper.configText)\"")
+            }
+            return .accepted(duration)
+        }
+    }
 }
 
 extension ValueRule where Value == Double {
@@ -104,21 +129,6 @@ extension ValueRule where Value: RawRepresentable & CaseIterable & Sendable, Val
                 return .rejected("must be \(names)")
             }
             return .accepted(choice)
-        }
-    }
-}
-
-extension ValueRule where Value == Duration {
-    /// A duration string from zero (which turns the setting off) to `upper`.
-    static func duration(atMost upper: Duration) -> ValueRule {
-        ValueRule { value in
-            guard case .string(let text) = value else {
-                return .rejected("must be \(aDuration), not \(value.kind.noun)")
-            }
-            guard let duration = Duration(configText: text), duration >= .zero, duration <= upper else {
-                return .rejected("must be a duration from \"0s\" (off) to \"\(upper.configText)\"")
-            }
-            return .accepted(duration)
         }
     }
 }

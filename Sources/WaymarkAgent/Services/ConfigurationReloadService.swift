@@ -42,7 +42,9 @@ public struct ConfigurationReloadService: Service {
         locationService.apply(configuration.location)
         let gpsd = GPSDConnection.Configuration(configuration.gpsd, keeping: connection.configuration)
         if gpsd == connection.configuration {
-            logger.info("SIGHUP: \(file) reloaded; [location] applied, the gpsd connection is unchanged")
+            logger.info(
+                "SIGHUP: \(file) reloaded; [location] applies from the next fix, the gpsd connection is unchanged"
+            )
         } else {
             logger.notice("SIGHUP: \(file) reloaded; reconnecting to gpsd at \(gpsd.server)")
             connection.reconfigure(gpsd)

@@ -11,10 +11,12 @@
 /// a fix that gpsd held before the agent started is recognised as stale. A disagreement beyond that is a
 /// time-base fault of one clock, not an old fix.
 ///
-/// A fix whose GPS time is not later than the newest fresh fix is out of order (or a duplicate). If every
-/// fix is rejected as stale or out of order for ``resetWindow`` and at least three fixes, the GPS time base
-/// itself has moved (a week-number fix, a receiver reset): the judge starts again from the current fix and
-/// says so, so that no rule can silently drop every fix.
+/// A fix whose GPS time is not later than the newest fresh fix is out of order (or a duplicate). A fix
+/// whose GPS time runs ahead of its arrival by more than ``plausibleClockDisagreement`` (a receiver that
+/// glitches a date forward) is held as a time jump, so that it cannot make every later fix look out of
+/// order. If every fix is rejected as stale, out of order or ahead for ``resetWindow`` and at least three
+/// fixes, the GPS time base itself has moved (a week-number fix, a receiver reset): the judge starts again
+/// from the current fix and says so, so that no rule can silently drop every fix.
 public struct FixFreshness: Sendable {
     public enum Verdict: Equatable, Sendable {
         case fresh
@@ -22,16 +24,23 @@ public struct FixFreshness: Sendable {
         case stale(age: Duration)
         /// Older than the newest fresh fix.
         case outOfOrder
+        /// GPS time ran ahead of the arrival clock by `lead` since the fixes before: a date glitch.
+        case ahead(lead: Duration)
         /// The same GPS time as the newest fresh fix.
         case duplicate
         /// Fresh, after fixes were rejected for ``FixFreshness/resetWindow``: the judge started again here.
-        /// `jump` is how far the fix's delay moved from the reference (positive: GPS time went back).
+        /// `jump` is how far the fix's delay moved from the reference (positive: GPS time went back,
+        /// negative: it went forward).
         case timeBaseReset(jump: Duration)
     }
 
     /// The largest disagreement between a synchronized system clock and GPS time that still counts as a
-    /// fix's age.
+    /// fix's age, and the largest lead of GPS time over the arrival clock that is not a time jump.
     public static let plausibleClockDisagreement = Duration.seconds(3600)
+    /// How long every fix must be rejected, on the arrival clock, before the judge starts again. Short, so
+    /// that a real change of the time base costs seconds of fixes, and long enough that a burst of held fixes
+    /// (which arrives within a fraction of a second) never resets it.
+    public static let resetWindow = Duration.seconds(10)
     /// The reference delay may creep up by this fraction of elapsed time (200 ppm): the monotonic clock of
     /// a board without NTP drifts against GPS time.
     static let creepDivisor: Int64 = 5000
@@ -41,9 +50,6 @@ public struct FixFreshness: Sendable {
     public var maxAge: Duration {
         didSet { maxAgeNanoseconds = maxAge.nanoseconds }
     }
-    /// How long every fix must be rejected before the judge starts again: the maximum age, at least 5 s.
-    public var resetWindow: Duration { max(maxAge, .seconds(5)) }
-
     private var maxAgeNanoseconds: Int64
     /// The smallest delay seen (arrival minus GPS time), nanoseconds, with its creep.
     private var reference: Int64 = 0
@@ -58,6 +64,14 @@ public struct FixFreshness: Sendable {
     public init(maxAge: Duration) {
         self.maxAge = maxAge
         maxAgeNanoseconds = maxAge.nanoseconds
+    }
+
+    /// Forgets the stream: a new connection to gpsd (another server, a restarted replay) may bring another
+    /// delay and another time base. The first fix of the new stream is judged as the first fix ever.
+    public mutating func startNewStream() {
+        hasReference = false
+        newest = .min
+        rejectedRun = 0
     }
 
     /// Judges one fix.
@@ -93,6 +107,8 @@ public struct FixFreshness: Sendable {
             return .duplicate
         } else if fixTime < newest {
             verdict = .outOfOrder
+        } else if Self.difference(reference, delay) > Self.plausibleClockDisagreement.nanoseconds {
+            verdict = .ahead(lead: .nanoseconds(Self.difference(reference, delay)))
         } else if maxAgeNanoseconds > 0, Self.difference(delay, reference) > maxAgeNanoseconds {
             verdict = .stale(age: .nanoseconds(Self.difference(delay, reference)))
         } else {
@@ -102,7 +118,7 @@ public struct FixFreshness: Sendable {
         if rejectedRun == 0 { rejectedSince = arrived }
         rejectedRun += 1
         guard rejectedRun >= Self.resetMinimumFixes,
-            Self.difference(arrived, rejectedSince) >= resetWindow.nanoseconds
+            Self.difference(arrived, rejectedSince) >= Self.resetWindow.nanoseconds
         else { return verdict }
         let jump = Duration.nanoseconds(Self.difference(delay, reference))
         reference = delay

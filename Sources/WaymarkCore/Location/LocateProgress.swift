@@ -33,6 +33,8 @@ public enum LocateProgress: Hashable, Sendable {
         case outOfOrder
         /// Its GPS time is that of the newest fix already considered.
         case duplicate
+        /// Its GPS time ran ahead of its arrival by `lead`, more than an hour: a receiver's date glitch.
+        case timeJump(lead: Duration)
     }
 }
 
@@ -101,6 +103,7 @@ extension LocateProgress.IgnoreReason: CustomStringConvertible {
         case .stale(let age): "stale: it arrived \(LocateProgress.describe(age)) later than the fixes around it"
         case .outOfOrder: "out of order: older than a fix already considered"
         case .duplicate: "the same epoch as a fix already considered"
+        case .timeJump(let lead): "its time is \(LocateProgress.describe(lead)) ahead of the fixes before it"
         }
     }
 }

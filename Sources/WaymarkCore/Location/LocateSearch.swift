@@ -206,6 +206,7 @@ public struct LocateSearch: Sendable {
         case .stale(let age): .stale(age: age)
         case .outOfOrder: .outOfOrder
         case .duplicate: .duplicate
+        case .ahead(let lead): .timeJump(lead: lead)
         }
     }
 

@@ -12,14 +12,23 @@ public struct LocationFilter: Sendable {
     public private(set) var lastDelivered: Location?
     /// The newest fix that passed the checks, delivered or not.
     public private(set) var lastAccepted: Location?
-    /// The most accurate fix held back as inaccurate since the last accepted one.
+    /// The most accurate fix held back as inaccurate since the last accepted one (a newer one replaces it
+    /// when it is as accurate, or when the remembered one is older than ``inaccurateMemory``).
     public private(set) var bestInaccurate: Location?
+    /// The newest fix that was fresh and in order, accurate or not: the GPS time events are stamped after.
+    public private(set) var newestFix: Location?
     /// The jump of the GPS time base found at the last fix, if that fix restarted the freshness check.
     public private(set) var timeBaseJump: Duration?
+
+    /// How long a held-back fix is remembered as the best before a newer, less accurate one replaces it.
+    public static let inaccurateMemory = Duration.seconds(60)
 
     private var freshness: FixFreshness
     /// GPS time of the last delivery, nanoseconds since 1970.
     private var lastDeliveredTime: Int64 = 0
+    /// Where and when significant-change mode last delivered for a significant change (or first): a
+    /// heartbeat in between does not move it.
+    private var significantOrigin: Location?
     /// The course and speed that the angle and speed triggers compare with: those of the last delivery, or
     /// the first measured after it when it had none.
     private var referenceCourse: Double?
@@ -30,8 +39,15 @@ public struct LocationFilter: Sendable {
         freshness = FixFreshness(maxAge: settings.maxFixAge)
     }
 
-    /// The last known location: the newest accepted fix, else the best one held back as inaccurate.
-    public var lastKnown: Location? { lastAccepted ?? bestInaccurate }
+    /// The last known location (Core Location's `location`): the newest accepted fix, or the best fix held
+    /// back since it.
+    public var lastKnown: Location? { bestInaccurate ?? lastAccepted }
+
+    /// A new stream of fixes begins (a connection to gpsd): freshness and order are judged afresh, and if
+    /// its GPS time is behind the last delivery, delivery starts again as for the first fix.
+    public mutating func startNewStream() {
+        freshness.startNewStream()
+    }
 
     /// Decides about one fix.
     public mutating func consider(
@@ -50,13 +66,21 @@ public struct LocationFilter: Sendable {
         case .fresh: break
         case .stale: return .hold(.stale)
         case .outOfOrder: return .hold(.outOfOrder)
-        case .duplicate: return .hold(.duplicateEpoch)
+        case .ahead: return .hold(.timeJump)
+        case .duplicate: return .hold(.repeatedEpoch)
         case .timeBaseReset(let jump):
             timeBaseJump = jump
             lastDelivered = nil
+            significantOrigin = nil
         }
+        if let lastDelivered, location.time < lastDelivered.time {
+            // A new stream whose time is behind the last delivery: intervals from it would be negative.
+            self.lastDelivered = nil
+            significantOrigin = nil
+        }
+        newestFix = location
         guard settings.desiredAccuracy.accepts(location.horizontalAccuracy, mode: location.mode) else {
-            if Self.isMoreAccurate(location, than: bestInaccurate) { bestInaccurate = location }
+            if Self.replaces(bestInaccurate, with: location) { bestInaccurate = location }
             return .hold(.inaccurate)
         }
         lastAccepted = location
@@ -71,6 +95,7 @@ public struct LocationFilter: Sendable {
         }
         lastDelivered = location
         lastDeliveredTime = location.time.nanosecondsSince1970
+        if trigger == .first || trigger == .significantChange { significantOrigin = location }
         referenceCourse = isMoving(location) ? location.course : nil
         referenceSpeed = location.speed
         return .deliver(trigger)
@@ -79,12 +104,14 @@ public struct LocationFilter: Sendable {
     /// The trigger that delivers an accepted fix, if any; the cheap ones are tried first.
     private func trigger(for location: Location) -> DeliveryTrigger? {
         guard let last = lastDelivered else { return .first }
-        let elapsed = location.time.nanosecondsSince1970 &- lastDeliveredTime
+        let time = location.time.nanosecondsSince1970
+        let elapsed = time &- lastDeliveredTime
         let heartbeat = settings.heartbeat.nanoseconds
         switch settings.mode {
         case .significantChange:
-            if elapsed >= settings.significantInterval.nanoseconds,
-                last.distance(to: location) >= settings.significantDistance
+            let origin = significantOrigin ?? last
+            if time &- origin.time.nanosecondsSince1970 >= settings.significantInterval.nanoseconds,
+                Self.hasMoved(settings.significantDistance, from: origin, to: location)
             {
                 return .significantChange
             }
@@ -124,15 +151,16 @@ public struct LocationFilter: Sendable {
         return speed >= settings.movingSpeed
     }
 
+    /// How many times a distance threshold the jitter allowance may reach.
+    static let jitterLimit = 3.0
+
     /// Whether the vehicle has moved at least `threshold` metres from `last` to `location`. A displacement
-    /// within the new fix's own 95 % error circle is not evidence of movement: a parked receiver's positions
-    /// wander by tens of metres, inside the accuracy it reports.
+    /// within the new fix's own 95 % error circle is not evidence of movement (a parked receiver's positions
+    /// wander by tens of metres, inside the accuracy it reports), up to ``jitterLimit`` times the threshold:
+    /// however poor the accuracy, a vehicle that moved that far is delivered.
     static func hasMoved(_ threshold: Double, from last: Location, to location: Location) -> Bool {
-        Geodesic.isDistance(
-            from: last.coordinate,
-            to: location.coordinate,
-            atLeast: max(threshold, (location.horizontalAccuracy ?? 0).nextUp)
-        )
+        let jitter = min((location.horizontalAccuracy ?? 0).nextUp, threshold * jitterLimit)
+        return Geodesic.isDistance(from: last.coordinate, to: location.coordinate, atLeast: max(threshold, jitter))
     }
 
     /// The smaller angle between two courses in degrees, 0 ... 180: 359° and 1° are 2° apart.
@@ -141,10 +169,13 @@ public struct LocationFilter: Sendable {
         return min(difference, 360 - difference)
     }
 
-    private static func isMoreAccurate(_ location: Location, than other: Location?) -> Bool {
-        guard let other else { return true }
-        guard let accuracy = location.horizontalAccuracy else { return false }
-        guard let otherAccuracy = other.horizontalAccuracy else { return true }
-        return accuracy <= otherAccuracy
+    /// Whether a held-back fix replaces the one remembered: it is at least as accurate (an unknown accuracy
+    /// counts as the worst), or the remembered one is older than ``inaccurateMemory``.
+    private static func replaces(_ remembered: Location?, with location: Location) -> Bool {
+        guard let remembered else { return true }
+        if location.time.duration(since: remembered.time) > inaccurateMemory { return true }
+        guard let accuracy = location.horizontalAccuracy else { return remembered.horizontalAccuracy == nil }
+        guard let rememberedAccuracy = remembered.horizontalAccuracy else { return true }
+        return accuracy <= rememberedAccuracy
     }
 }

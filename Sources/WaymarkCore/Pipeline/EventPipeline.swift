@@ -40,6 +40,7 @@ public struct EventPipeline: Sendable {
         case .connected:
             status.gpsd = .connected
             outageReported = false
+            filter.startNewStream()
         case .unavailable(let server, let reason, let retryIn):
             counters.count("gpsd_unavailable")
             status.gpsd = .unavailable
@@ -69,8 +70,6 @@ public struct EventPipeline: Sendable {
                 events.append(error(.noDevice, message, update))
             }
         case .location(let location):
-            status.fixMode = location.mode
-            locationUnknownReported = false
             let verdict = filter.consider(
                 location,
                 arrival: update.monotonic,
@@ -78,7 +77,12 @@ public struct EventPipeline: Sendable {
                 wallClockSynchronized: update.wallClockSynchronized
             )
             lastVerdict = verdict
-            status.lastKnown = filter.lastKnown
+            // A stale, repeated or out-of-order fix says nothing about the receiver now.
+            if verdict.isCurrent {
+                status.fixMode = location.mode
+                locationUnknownReported = false
+                status.lastKnown = filter.lastKnown
+            }
             if filter.timeBaseJump != nil { counters.count("time_base_reset") }
             switch verdict {
             case .deliver:
@@ -121,7 +125,7 @@ public struct EventPipeline: Sendable {
 
     private static func availabilityChanged(from old: Status, to new: Status) -> Bool {
         old.gpsd != new.gpsd || old.device != new.device || old.fixMode.hasFix != new.fixMode.hasFix
-            || (old.fixMode.hasFix && old.fixMode != new.fixMode)
+            || (old.fixMode.hasFix && old.fixMode != new.fixMode) || old.satellitesUsed != new.satellitesUsed
     }
 
     private func error(_ code: ErrorCode, _ message: String, _ update: SourceUpdate) -> Event {
@@ -136,7 +140,7 @@ public struct EventPipeline: Sendable {
     /// without a real-time clock boots in 1970, and its events must not sort before the fixes they follow.
     private func eventTime(_ update: SourceUpdate) -> Timestamp {
         if case .location(let location) = update.event { return location.time }
-        guard let last = filter.lastDelivered?.time, last > update.wallClock else { return update.wallClock }
+        guard let last = filter.newestFix?.time, last > update.wallClock else { return update.wallClock }
         return last
     }
 
