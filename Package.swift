@@ -21,7 +21,8 @@ let package = Package(
             pkgConfig: "libgps",
             providers: [.apt(["libgps-dev"])]
         ),
-        .target(name: "WaymarkCore"),
+        // The magnetic model's official coefficient file is compiled in as text (WMM2025+Coefficients.swift).
+        .target(name: "WaymarkCore", exclude: ["Magnetism/WMM2025.COF", "Magnetism/README.md"]),
         .target(name: "WaymarkGPSD", dependencies: ["CLibGPS", "WaymarkCore"]),
         .target(
             name: "WaymarkAgent",

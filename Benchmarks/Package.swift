@@ -36,6 +36,18 @@ let package = Package(
             ]
         ),
         .executableTarget(
+            name: "MagneticBenchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "WaymarkCore", package: "Waymark"),
+                .product(name: "WaymarkGPSD", package: "Waymark"),
+            ],
+            path: "Benchmarks/MagneticBenchmarks",
+            plugins: [
+                .plugin(name: "BenchmarkPlugin", package: "benchmark")
+            ]
+        ),
+        .executableTarget(
             name: "LocationBenchmarks",
             dependencies: [
                 .product(name: "Benchmark", package: "benchmark"),

@@ -27,6 +27,7 @@ public enum Agent {
         let service = LocationService(
             batches: connection.batches(),
             location: configuration.location,
+            heading: configuration.heading,
             sink: sink,
             logger: logger
         )
@@ -71,12 +72,13 @@ public enum Agent {
     public static func replay(
         _ source: any ReplaySource,
         location: LocationSettings = .init(),
+        heading: HeadingSettings = .init(),
         speed: Double? = nil,
         sink: any EventSink,
         logger: Logger
     ) async throws -> Counters {
         ignoreBrokenPipes()
-        var core = AgentCore(location: location, sink: sink, logger: logger)
+        var core = AgentCore(location: location, heading: heading, sink: sink, logger: logger)
         var previous: MonotonicInstant?
         while let update = source.next() {
             if let speed, let previous, update.monotonic > previous {

@@ -38,6 +38,7 @@ extension Waymark {
             let counters = try await Agent.replay(
                 source,
                 location: configuration.location,
+                heading: configuration.heading,
                 speed: speed,
                 sink: sink,
                 logger: logger

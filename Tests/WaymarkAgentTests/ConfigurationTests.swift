@@ -93,6 +93,27 @@ import WaymarkCore
         #expect(named.location.desiredAccuracy == .meters(100))
     }
 
+    @Test func readsHeadingSettings() throws {
+        let text = """
+            [heading]
+            enabled = true
+            source = "course"
+            filter = 5
+            max_age = "2s"
+            min_speed = 3
+            smoothing = "1500ms"
+            """
+        let expected = HeadingSettings(
+            enabled: true,
+            source: .course,
+            filter: 5,
+            maxAge: .seconds(2),
+            minSpeed: 3,
+            smoothing: .milliseconds(1500)
+        )
+        #expect(try Configuration.parse(text, fileName: "waymark.toml").heading == expected)
+    }
+
     @Test func acceptsEqualReconnectDelays() throws {
         let text = "[gpsd]\nreconnect_min = \"5s\"\nreconnect_max = \"5s\""
         let configuration = try Configuration.parse(text, fileName: "waymark.toml")
@@ -178,6 +199,15 @@ import WaymarkCore
             "[location]\ndesired_accuracy = 0",
             #"waymark.toml:2: [location] desired_accuracy = 0: must be a number of metres from 0.1 to 100000, or one of "best_for_navigation", "best", "nearest_ten_meters", "hundred_meters", "kilometer", "three_kilometers""#
         ),
+        (
+            "[heading]\nsource = \"compass\"",
+            #"waymark.toml:2: [heading] source = "compass": must be "auto" or "attitude" or "course""#
+        ),
+        ("[heading]\nenabled = 1", "waymark.toml:2: [heading] enabled = 1: must be true or false, not an integer"),
+        (
+            "[heading]\nsmoothing = \"2m\"",
+            #"waymark.toml:2: [heading] smoothing = "2m": must be a duration from "0s" (off) to "1m""#
+        ),
         // Wrong type
         (
             "[location]\nspeed_delta = \"5\"",
@@ -193,10 +223,10 @@ import WaymarkCore
             #"waymark.toml:2: [gpsd] reconnect_min = 5: must be a duration such as "500ms", "5s", "3m" or "2h", not an integer"#
         ),
         // Unknown sections and keys
-        ("[agnet]", "waymark.toml:1: [agnet]: unknown section; allowed sections are agent, gpsd, location"),
+        ("[agnet]", "waymark.toml:1: [agnet]: unknown section; allowed sections are agent, gpsd, location, heading"),
         (
             "[gpsd]\nport = 1\n\n[foo.bar]\nx = 1",
-            "waymark.toml:4: [foo.bar]: unknown section; allowed sections are agent, gpsd, location"
+            "waymark.toml:4: [foo.bar]: unknown section; allowed sections are agent, gpsd, location, heading"
         ),
         (
             "[gpsd]\n\nhostname = \"gpsd.local\"",
@@ -212,7 +242,7 @@ import WaymarkCore
         ),
         (
             "device_id = \"bus-0042\"\n[agent]",
-            "waymark.toml:1: device_id: key outside any section; allowed sections are agent, gpsd, location"
+            "waymark.toml:1: device_id: key outside any section; allowed sections are agent, gpsd, location, heading"
         ),
         // A syntax error is the only issue
         ("[gpsd]\nport = 2947\nport = 1\n[agnet]", "waymark.toml:3: duplicate key port; it is already set at line 2"),
@@ -243,7 +273,7 @@ import WaymarkCore
         let expected = """
             waymark.toml:2: [gpsd] port = 0: must be an integer from 1 to 65535
             waymark.toml:3: [gpsd] hostname: unknown key; allowed keys are host, port, device, reconnect_min, reconnect_max
-            waymark.toml:5: [agnet]: unknown section; allowed sections are agent, gpsd, location
+            waymark.toml:5: [agnet]: unknown section; allowed sections are agent, gpsd, location, heading
             waymark.toml:9: [agent] device_id = "bus 42": must be 1 to 64 characters, each a letter, a digit, ".", "_", "-" or ":"
             waymark.toml:10: [agent] log_dir = 5: must be a string, not an integer
             waymark.toml:12: [gpsd] extra: unknown key; allowed keys are host, port, device, reconnect_min, reconnect_max

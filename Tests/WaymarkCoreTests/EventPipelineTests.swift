@@ -35,6 +35,7 @@ import WaymarkCore
     static func summary(_ event: Event) -> String {
         switch event.kind {
         case .location: "location"
+        case .heading: "heading"
         case .status: "status"
         case .error(let report): report.code.rawValue
         }

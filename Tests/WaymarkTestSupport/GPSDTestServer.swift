@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// A real gpsd from Debian's packages, replaying one capture (DESIGN section 6, whole-log recipe):
 /// `socat` serves the log on a loopback port, gpsd reads it as a `tcp://` device when the first client
@@ -43,6 +44,15 @@ public final class GPSDTestServer: @unchecked Sendable {
             "/usr/bin/socat",
             ["-u", source, "TCP-LISTEN:\(feedPort),bind=127.0.0.1,reuseaddr"]
         )
+        // gpsd opens the feed when its first client watches: socat must listen by then. Probing it with a
+        // connection would use up the one connection it serves, so look for its socket instead.
+        let deadline = Date().addingTimeInterval(10)
+        while !Self.isListening(port: feedPort) {
+            guard Date() < deadline, socat?.isRunning == true else {
+                throw TestServerError("socat did not listen on the feed port \(feedPort)")
+            }
+            usleep(5_000)
+        }
         gpsd = try Self.launch(
             "/usr/sbin/gpsd",
             [
@@ -63,8 +73,30 @@ public final class GPSDTestServer: @unchecked Sendable {
 
     public func removeFiles() { try? FileManager.default.removeItem(at: directory) }
 
-    /// A TCP port on 127.0.0.1 that was free a moment ago.
+    /// Ports handed out by ``freePort()`` in this process: tests run in parallel, and the kernel may give a
+    /// port just closed by one test to the next.
+    private static let handedOut = Mutex<Set<Int>>([])
+
+    /// A TCP port on 127.0.0.1 that was free a moment ago and that no other test of this process was given.
     public static func freePort() throws -> Int {
+        for _ in 0..<100 {
+            let port = try unusedPort()
+            if handedOut.withLock({ $0.insert(port).inserted }) { return port }
+        }
+        throw TestServerError("no free port that this process has not handed out already")
+    }
+
+    /// Whether a socket listens on `port` of 127.0.0.1, from `/proc/net/tcp`, without connecting to it.
+    public static func isListening(port: Int) -> Bool {
+        let table = ProcessResources.readProcFile("/proc/net/tcp")
+        let local = String(format: "0100007F:%04X", port)
+        return table.split(separator: "\n").contains { line in
+            let fields = line.split(separator: " ")
+            return fields.count > 3 && fields[1] == local && fields[3] == "0A"
+        }
+    }
+
+    private static func unusedPort() throws -> Int {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { throw TestServerError("socket: \(errno)") }
         defer { close(descriptor) }

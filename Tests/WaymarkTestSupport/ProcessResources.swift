@@ -30,7 +30,7 @@ public enum ProcessResources {
     }
 
     /// A /proc file read to its end: its size says 0, and one read returns only the first page.
-    private static func readProcFile(_ path: String) -> String {
+    public static func readProcFile(_ path: String) -> String {
         guard let handle = FileHandle(forReadingAtPath: path) else { return "" }
         defer { try? handle.close() }
         return String(decoding: handle.readDataToEndOfFile(), as: UTF8.self)

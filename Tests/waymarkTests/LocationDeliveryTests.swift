@@ -14,26 +14,11 @@ struct LocationDeliveryTests {
         var location: Location
     }
 
-    /// Runs `waymark run --print` with `[location]` set to `settings` against a real gpsd replaying `log`,
-    /// until gpsd reports the receiver gone at the end of the log; returns the locations and the log lines.
+    /// Runs `waymark run --print` with `[location]` set to `settings` against a real gpsd replaying `log`;
+    /// returns the locations and the log lines.
     static func deliveries(_ log: String, _ settings: String) throws -> (deliveries: [Delivery], stderr: String) {
-        let gpsd = try GPSDTestServer(log: Fixtures.gpsdLog(log))
-        let directory = try Fixtures.temporaryDirectory()
-        defer {
-            gpsd.stop()
-            gpsd.removeFiles()
-            try? FileManager.default.removeItem(at: directory)
-        }
-        let path = directory.appendingPathComponent("waymark.toml").path
-        try "[location]\n\(settings)\n".write(toFile: path, atomically: true, encoding: .utf8)
-        let agent = try WaymarkBinary.start(
-            ["run", "--print", "--config", path, "--gpsd", "127.0.0.1:\(gpsd.port)", "--log-level", "debug"]
-        )
-        try agent.wait(seconds: 60, "the end of \(log)") { agent.stdout.contains("\"code\":\"no_device\"") }
-        #expect(agent.interrupt() == 0)
-        let (stdout, stderr) = (agent.stdout, agent.stderr)
-        let deliveries = try stdout.split(separator: "\n").compactMap { line -> Delivery? in
-            let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        let (events, stderr) = try LiveRun.events(log, "[location]\n\(settings)")
+        let deliveries = try events.compactMap { object -> Delivery? in
             guard object["type"] as? String == "location" else { return nil }
             let text = try #require(object["time"] as? String)
             let time = try #require(Timestamp(iso8601: text))

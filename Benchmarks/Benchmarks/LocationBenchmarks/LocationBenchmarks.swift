@@ -3,7 +3,8 @@ import Foundation
 import WaymarkCore
 import WaymarkGPSD
 
-/// The location filter's throughput, in fixes per second, with each kind of trigger.
+/// The location filter's throughput, in fixes per second, with each kind of trigger; and the heading
+/// filter's, per fix.
 ///
 /// One operation runs a fresh `LocationFilter` over `Drive.fixes`: the Regensburg drive's 774 fixes,
 /// repeated 100 times one after the other (each copy later in GPS time), each arriving 0.2 s after its
@@ -54,6 +55,19 @@ let benchmarks: @Sendable () -> Void = {
             blackHole(delivered)
             benchmark.measurement(.fixesPerSecond, drive.fixesPerSecond(since: start))
         }
+    }
+
+    // Headings from the drive's measured courses: the declination from the cache, the heading filter of 1°.
+    // The moving fixes give a course reading each, the others mark the heading invalid at most once.
+    Benchmark("heading.update.course", configuration: .init(tags: tags)) { benchmark in
+        let start = ContinuousClock.now
+        var filter = HeadingFilter(settings: HeadingSettings(enabled: true, source: .course))
+        var delivered = 0
+        for fix in drive.fixes where filter.location(fix.location, arrival: fix.arrival).heading != nil {
+            delivered += 1
+        }
+        blackHole(delivered)
+        benchmark.measurement(.fixesPerSecond, drive.fixesPerSecond(since: start))
     }
 
     Benchmark("location.filter.peer-haversine", configuration: .init(tags: tags)) { benchmark in

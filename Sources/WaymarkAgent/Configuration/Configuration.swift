@@ -10,11 +10,19 @@ public struct Configuration: Sendable, Equatable {
     public var gpsd: GPSDSettings
     /// `[location]`: which fixes become `location` events.
     public var location: LocationSettings
+    /// `[heading]`: `heading` events, true and magnetic.
+    public var heading: HeadingSettings
 
-    public init(agent: AgentSettings = .init(), gpsd: GPSDSettings = .init(), location: LocationSettings = .init()) {
+    public init(
+        agent: AgentSettings = .init(),
+        gpsd: GPSDSettings = .init(),
+        location: LocationSettings = .init(),
+        heading: HeadingSettings = .init()
+    ) {
         self.agent = agent
         self.gpsd = gpsd
         self.location = location
+        self.heading = heading
     }
 
     /// Reads a configuration file's text: the defaults, overridden by the keys the text sets.

@@ -9,17 +9,18 @@ struct AgentCore {
     private let sink: any EventSink
     private let logger: Logger
 
-    init(location: LocationSettings, sink: any EventSink, logger: Logger) {
-        pipeline = EventPipeline(location: location)
+    init(location: LocationSettings, heading: HeadingSettings, sink: any EventSink, logger: Logger) {
+        pipeline = EventPipeline(location: location, heading: heading)
         self.sink = sink
         self.logger = logger
     }
 
     var counters: Counters { pipeline.counters }
 
-    var locationSettings: LocationSettings {
-        get { pipeline.locationSettings }
-        set { pipeline.locationSettings = newValue }
+    /// Applies reloaded `[location]` and `[heading]` settings; what the pipeline knows is kept.
+    mutating func apply(location: LocationSettings, heading: HeadingSettings) {
+        pipeline.locationSettings = location
+        pipeline.headingSettings = heading
     }
 
     mutating func process(_ update: SourceUpdate) {
@@ -54,7 +55,7 @@ struct AgentCore {
             ]
             if let device = status.device { metadata["device"] = "\(device)" }
             logger.info("status changed", metadata: metadata)
-        case .location:
+        case .location, .heading:
             break
         }
     }

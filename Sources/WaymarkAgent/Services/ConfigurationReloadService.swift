@@ -39,11 +39,11 @@ public struct ConfigurationReloadService: Service {
             logger.error("SIGHUP: \(file) rejected, the running configuration is kept")
             return
         }
-        locationService.apply(configuration.location)
+        locationService.apply(location: configuration.location, heading: configuration.heading)
         let gpsd = GPSDConnection.Configuration(configuration.gpsd, keeping: connection.configuration)
         if gpsd == connection.configuration {
             logger.info(
-                "SIGHUP: \(file) reloaded; [location] applies from the next fix, the gpsd connection is unchanged"
+                "SIGHUP: \(file) reloaded; [location] and [heading] apply from the next fix, the gpsd connection is unchanged"
             )
         } else {
             logger.notice("SIGHUP: \(file) reloaded; reconnecting to gpsd at \(gpsd.server)")

@@ -18,6 +18,7 @@ public struct Event: Hashable, Sendable {
 
     public enum Kind: Hashable, Sendable {
         case location(Location)
+        case heading(Heading)
         case status(Status)
         case error(ErrorReport)
     }
@@ -26,6 +27,7 @@ public struct Event: Hashable, Sendable {
     public var type: String {
         switch kind {
         case .location: "location"
+        case .heading: "heading"
         case .status: "status"
         case .error: "error"
         }
@@ -92,4 +94,6 @@ public struct ErrorCode: Hashable, Sendable, CustomStringConvertible {
     public static let denied = ErrorCode("denied")
     /// gpsd reported an error of its own.
     public static let gpsdError = ErrorCode("gpsd_error")
+    /// A heading source sends only data that is no heading (raw sensor units); reported once per streak.
+    public static let headingFailure = ErrorCode("heading_failure")
 }

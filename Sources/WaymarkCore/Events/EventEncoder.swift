@@ -31,6 +31,12 @@ public struct EventEncoder: Sendable {
             switch event.kind {
             case .location(let location):
                 writer.location(location)
+            case .heading(let heading):
+                writer.number("magnetic", heading.magnetic)
+                writer.number("true", heading.trueHeading)
+                writer.number("accuracy", heading.accuracy)
+                writer.string("source", heading.source.rawValue)
+                writer.number("declination", heading.declination)
             case .status(let status):
                 writer.string("gpsd", status.gpsd.rawValue)
                 if let device = status.device { writer.string("device_path", device) }

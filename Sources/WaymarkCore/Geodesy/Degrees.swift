@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Trigonometry in degrees with exact reduction of the argument, after section 2 of Karney (2013): the
 /// quadrant is removed exactly in degrees, so that sin 180° is 0, cos 90° is 0 and angles that differ by
@@ -54,7 +58,7 @@ enum Degrees {
             x = -x
             quadrant += 1
         }
-        let angle = Foundation.atan2(y, x) * degreesPerRadian
+        let angle = cLibraryAtan2(y, x) * degreesPerRadian
         switch quadrant {
         case 1: return Double(signOf: y, magnitudeOf: 180) - angle
         case 2: return 90 - angle
@@ -96,3 +100,7 @@ enum Degrees {
         return (sum, sum == 0 ? sum : 0 - (uRounded + vRounded))
     }
 }
+
+/// The C library's `atan2`, named apart from ``Degrees/atan2(_:_:)`` inside that type.
+@inline(__always)
+private func cLibraryAtan2(_ y: Double, _ x: Double) -> Double { atan2(y, x) }

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 extension InverseProblem {
     /// Where Newton's method starts, or the solution itself for a very short line.

@@ -18,8 +18,17 @@ public struct EventPipeline: Sendable {
     private var deviceMissingReported = false
     private var locationUnknownReported = false
 
-    public init(location settings: LocationSettings = .init()) {
+    public private(set) var heading: HeadingFilter
+
+    public init(location settings: LocationSettings = .init(), heading headingSettings: HeadingSettings = .init()) {
         filter = LocationFilter(settings: settings)
+        heading = HeadingFilter(settings: headingSettings)
+    }
+
+    /// The `[heading]` settings; changing them keeps the last position and heading.
+    public var headingSettings: HeadingSettings {
+        get { heading.settings }
+        set { heading.settings = newValue }
     }
 
     /// The `[location]` settings; changing them keeps what the filter knows (the last delivery, the
@@ -91,6 +100,9 @@ public struct EventPipeline: Sendable {
             case .hold(let reason):
                 counters.count(reason.rawValue)
             }
+            if verdict.isCurrent, heading.settings.enabled {
+                record(heading.location(location, arrival: update.monotonic), update, into: &events)
+            }
         case .noFix:
             counters.count("no_fix")
             // An epoch without a usable position is no fix, whatever mode the receiver claimed.
@@ -101,8 +113,12 @@ public struct EventPipeline: Sendable {
                     error(.locationUnknown, "the receiver has no fix; the last known location is kept", update)
                 )
             }
-        case .attitude:
+        case .attitude(let attitude):
             counters.count("attitude")
+            if heading.settings.enabled {
+                let step = heading.attitude(attitude, arrival: update.monotonic, time: eventTime(update))
+                record(step, update, into: &events)
+            }
         case .sky(let sky):
             counters.count("sky")
             if let used = sky.satellitesUsed { status.satellitesUsed = used }
@@ -121,6 +137,16 @@ public struct EventPipeline: Sendable {
             events.append(Event(time: time, received: update.received, kind: .status(status)))
         }
         return events
+    }
+
+    /// The heading event and the failure of one heading step, counted.
+    private mutating func record(_ step: HeadingFilter.Step, _ update: SourceUpdate, into events: inout [Event]) {
+        if step.rejectedReading { counters.count("heading_invalid") }
+        if let failure = step.failure { events.append(error(.headingFailure, failure, update)) }
+        if let reading = step.heading, let time = step.time {
+            counters.count("heading")
+            events.append(Event(time: time, received: update.received, kind: .heading(reading)))
+        }
     }
 
     private static func availabilityChanged(from old: Status, to new: Status) -> Bool {

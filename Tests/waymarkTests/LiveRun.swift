@@ -1,0 +1,29 @@
+import Foundation
+import Testing
+import WaymarkTestSupport
+
+/// `waymark run --print` against a real gpsd replaying a capture, from start to the end of the log.
+enum LiveRun {
+    /// Runs the agent with `settings` (TOML) against a real gpsd replaying `log`, until gpsd reports the
+    /// receiver gone at the end of the log; returns every event and the log lines.
+    static func events(_ log: String, _ settings: String) throws -> (events: [[String: Any]], stderr: String) {
+        let gpsd = try GPSDTestServer(log: Fixtures.gpsdLog(log))
+        let directory = try Fixtures.temporaryDirectory()
+        defer {
+            gpsd.stop()
+            gpsd.removeFiles()
+            try? FileManager.default.removeItem(at: directory)
+        }
+        let path = directory.appendingPathComponent("waymark.toml").path
+        try "\(settings)\n".write(toFile: path, atomically: true, encoding: .utf8)
+        let agent = try WaymarkBinary.start(
+            ["run", "--print", "--config", path, "--gpsd", "127.0.0.1:\(gpsd.port)", "--log-level", "debug"]
+        )
+        try agent.wait(seconds: 60, "the end of \(log)") { agent.stdout.contains("\"code\":\"no_device\"") }
+        #expect(agent.interrupt() == 0)
+        let events = try agent.stdout.split(separator: "\n").map { line in
+            try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        }
+        return (events, agent.stderr)
+    }
+}
