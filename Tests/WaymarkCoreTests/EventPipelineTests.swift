@@ -270,6 +270,21 @@ import WaymarkCore
         #expect(pipeline.counters["out_of_order"] == 0)
     }
 
+    @Test("with heading on, losing gpsd marks the heading invalid")
+    func headingInvalidOnOutage() {
+        var pipeline = EventPipeline(heading: HeadingSettings(enabled: true))
+        var fix = Self.location()
+        fix.speed = 10
+        fix.course = 45
+        let events = [Self.connected, .location(fix), Self.unavailable].enumerated().map { index, event in
+            pipeline.handle(Self.update(event, index: index))
+        }
+        let headings = events.joined().compactMap { event -> Heading? in
+            if case .heading(let heading) = event.kind { heading } else { nil }
+        }
+        #expect(headings.map(\.isValid) == [true, false])
+    }
+
     @Test("events after a fix not delivered are not stamped before it")
     func eventTimeFollowsTheNewestFix() throws {
         var pipeline = EventPipeline(location: LocationSettings(distanceFilter: 1000))

@@ -156,17 +156,93 @@ import WaymarkCore
         )
         let magnetic = try #require(gyro.magnetic)
         #expect(abs(magnetic - (360 + 2 - declination)) < 1e-9, "wrapped below 0")
-        #expect(gyro.accuracy.map { $0 > 0.26 && $0 < 1 } == true, "the declination's uncertainty")
+        #expect(gyro.accuracy == nil, "the sensor reports no accuracy: unknown, not the declination's alone")
     }
 
-    @Test("raw sensor units are rejected, and a streak of them is one failure")
+    @Test("raw sensor units are rejected; one failure, at the first, not one per reading")
     func badAttitudeData() {
         let inputs = (0..<12).map { Input.attitude(second: Double($0), heading: 14_000 + Double($0)) }
         let (outputs, steps) = Self.run(inputs, HeadingSettings(enabled: true))
         #expect(outputs.isEmpty)
         #expect(steps.allSatisfy { $0.rejectedReading })
         #expect(steps.compactMap(\.failure).count == 1)
-        #expect(steps[HeadingFilter.failureStreak - 1].failure?.contains("14004") == true)
+        #expect(steps[0].failure?.contains("14000") == true)
+    }
+
+    @Test("a source that alternates good and bad readings is reported at most once per failure interval")
+    func failureInterval() {
+        let interval = HeadingFilter.failureInterval.secondsValue
+        let inputs: [Input] = [
+            .attitude(second: 0, heading: 999), .attitude(second: 1, heading: 90), .attitude(second: 2, heading: 999),
+            .attitude(second: interval + 3, heading: 999),
+        ]
+        let (_, steps) = Self.run(inputs, HeadingSettings(enabled: true))
+        #expect(steps.map { $0.failure != nil } == [true, false, false, true])
+    }
+
+    struct ValueRow: Sendable, CustomTestStringConvertible {
+        var value: Double
+        var heading: Double?
+        var testDescription: String { "\(value) → \(heading.map { "\($0)" } ?? "rejected")" }
+    }
+
+    static let valueRows: [ValueRow] = [
+        .init(value: 0, heading: 0), .init(value: -0.0, heading: 0), .init(value: 360, heading: 0),
+        .init(value: 359.99, heading: 359.99), .init(value: -1, heading: nil), .init(value: 360.0001, heading: nil),
+        .init(value: .nan, heading: nil), .init(value: .infinity, heading: nil),
+    ]
+
+    @Test("attitude values: 0 ... 360 are headings (360 is 0), anything else is rejected", arguments: valueRows)
+    func attitudeValues(_ row: ValueRow) {
+        let (outputs, steps) = Self.run([.attitude(second: 0, heading: row.value)], HeadingSettings(enabled: true))
+        #expect(outputs.map(\.trueHeading) == (row.heading.map { [$0] } ?? []))
+        #expect(steps[0].rejectedReading == (row.heading == nil))
+    }
+
+    @Test("a magnetic heading is used when the true one is out of range")
+    func magneticFallback() throws {
+        var filter = HeadingFilter(settings: HeadingSettings(enabled: true))
+        let step = filter.attitude(
+            Attitude(heading: 14_000, magneticHeading: 42),
+            arrival: Self.instant(0),
+            time: Self.start
+        )
+        let heading = try #require(step.heading)
+        #expect(heading.magnetic == 42 && !step.rejectedReading)
+    }
+
+    @Test("without readings for max_age the heading goes invalid once; a new reading makes it valid again")
+    func expiry() throws {
+        var filter = HeadingFilter(settings: HeadingSettings(enabled: true, source: .attitude, maxAge: .seconds(5)))
+        _ = filter.attitude(Attitude(heading: 45), arrival: Self.instant(0), time: Self.start)
+        #expect(filter.expire(at: Self.instant(5), time: Self.start).heading == nil)
+        let stale = try #require(filter.expire(at: Self.instant(5.5), time: Self.start).heading)
+        #expect(stale.accuracy == -1 && stale.trueHeading == 45)
+        #expect(filter.expire(at: Self.instant(30), time: Self.start).heading == nil, "once")
+        let back = try #require(
+            filter.attitude(Attitude(heading: 45.2), arrival: Self.instant(31), time: Self.start).heading
+        )
+        #expect(back.isValid, "valid again, though within the 1° filter")
+    }
+
+    @Test("readings held by the filter keep the heading fresh")
+    func heldReadingsAreFresh() {
+        var filter = HeadingFilter(settings: HeadingSettings(enabled: true, source: .attitude, maxAge: .seconds(5)))
+        for second in 0..<20 {
+            _ = filter.attitude(Attitude(heading: 45), arrival: Self.instant(Double(second)), time: Self.start)
+            #expect(filter.expire(at: Self.instant(Double(second) + 0.5), time: Self.start).heading == nil)
+        }
+    }
+
+    @Test("losing the fix invalidates a course heading; losing gpsd invalidates any")
+    func lostSources() throws {
+        var filter = HeadingFilter(settings: HeadingSettings(enabled: true))
+        let fix = Location(time: Self.start, latitude: Self.latitude, longitude: Self.longitude, speed: 10, course: 80)
+        _ = try #require(filter.location(fix, arrival: Self.instant(0)).heading)
+        #expect(try #require(filter.fixLost(time: Self.start).heading).accuracy == -1)
+        _ = try #require(filter.attitude(Attitude(heading: 81), arrival: Self.instant(1), time: Self.start).heading)
+        #expect(filter.fixLost(time: Self.start).heading == nil, "an attitude sensor needs no fix")
+        #expect(try #require(filter.sourceLost(time: Self.start).heading).accuracy == -1)
     }
 
     @Test("smoothing is a circular mean: 350° and 10° average to 0°, not 180°")
@@ -178,12 +254,24 @@ import WaymarkCore
         #expect(outputs.map(\.trueHeading) == [350, 0, 356.64, 0], "\(outputs)")
     }
 
-    @Test("in the blackout zone near the magnetic pole the accuracy is -1")
+    @Test("in the blackout zone the accuracy is -1, and the filter still holds small turns")
     func blackoutZone() throws {
         var filter = HeadingFilter(settings: HeadingSettings(enabled: true, source: .course))
         // Near the north magnetic pole (WMM2025: about 85.8° N 139° E), H is under 2000 nT.
-        let fix = Location(time: Self.start, latitude: 86, longitude: 140, speed: 5, course: 90)
-        let heading = try #require(filter.location(fix, arrival: Self.instant(0)).heading)
-        #expect(heading.accuracy == -1)
+        var delivered: [Heading] = []
+        for step in 0..<12 {
+            let fix = Location(
+                time: Self.start.advanced(by: .seconds(step)),
+                latitude: 86,
+                longitude: 140,
+                speed: 5,
+                course: 90 + Double(step) * 0.05
+            )
+            if let heading = filter.location(fix, arrival: Self.instant(Double(step))).heading {
+                delivered.append(heading)
+            }
+        }
+        #expect(delivered.count == 1)
+        #expect(delivered.first?.accuracy == -1)
     }
 }

@@ -35,8 +35,8 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
 
-    // A fresh cache per measurement: its first lookup evaluates the model (four syntheses), the drive
-    // crosses a cell edge now and then, and every other lookup interpolates.
+    // A fresh cache per measurement: its first lookup evaluates the model (four syntheses); the drive never
+    // leaves that cell, height band or day, so every other lookup interpolates.
     Benchmark("magnetic.cache.lookup") { benchmark in
         var cache = DeclinationCache(model: model)
         for index in benchmark.scaledIterations {

@@ -29,14 +29,15 @@ public struct HeadingFilter: Sendable {
         public var time: Timestamp?
         /// The input was a reading that is no heading (outside 0 ... 360).
         public var rejectedReading = false
-        /// The first rejection of a streak of ``HeadingFilter/failureStreak``: a sentence for an error event.
+        /// A sentence for a `heading_failure` error: at the first rejected reading, then at most once per
+        /// ``HeadingFilter/failureInterval``, however the bad readings alternate with good ones.
         public var failure: String?
 
         static let nothing = Step()
     }
 
-    /// How many readings in a row must be rejected before the source is reported as failing.
-    public static let failureStreak = 5
+    /// The shortest time between two `heading_failure` reports for the same bad source.
+    public static let failureInterval = Duration.seconds(600)
 
     public var settings: HeadingSettings {
         didSet { if settings.smoothing != oldValue.smoothing { window.removeAll() } }
@@ -48,9 +49,14 @@ public struct HeadingFilter: Sendable {
     /// When the last valid attitude reading arrived.
     private var attitudeArrival: MonotonicInstant?
     private var lastDelivered: Heading?
+    /// The GPS-derived time of the last heading delivered: later headings are never stamped before it.
     private var lastDeliveredTime: Timestamp?
+    /// When the last valid reading arrived, delivered or held by the filter: past ``HeadingSettings/maxAge``
+    /// the heading is stale.
+    private var lastReadingArrival: MonotonicInstant?
     private var window: [Sample] = []
-    private var invalidStreak = 0
+    /// When the last `heading_failure` was reported.
+    private var failureReportedAt: MonotonicInstant?
 
     public init(settings: HeadingSettings = .init()) {
         self.settings = settings
@@ -59,21 +65,19 @@ public struct HeadingFilter: Sendable {
     /// An ATT report, arriving at `arrival`; `time` stamps it when no fix has been seen yet.
     public mutating func attitude(_ attitude: Attitude, arrival: MonotonicInstant, time: Timestamp) -> Step {
         guard settings.source != .course else { return .nothing }
-        let reading: Reading
-        if let heading = attitude.heading {
-            reading = Reading(value: heading, isTrue: true, accuracy: nil, source: .attitude)
-        } else if let magnetic = attitude.magneticHeading {
-            reading = Reading(value: magnetic, isTrue: false, accuracy: nil, source: .attitude)
-        } else {
-            return .nothing
-        }
-        guard let normalized = Self.normalized(reading.value) else { return reject(reading.value) }
-        invalidStreak = 0
+        // A true heading first; a magnetic one (libgps 3.25+) when there is no usable true heading.
+        let candidates = [
+            attitude.heading.map { Reading(value: $0, isTrue: true, accuracy: nil, source: .attitude) },
+            attitude.magneticHeading.map { Reading(value: $0, isTrue: false, accuracy: nil, source: .attitude) },
+        ]
+        guard candidates.contains(where: { $0 != nil }) else { return .nothing }
+        guard var reading = candidates.lazy.compactMap({ $0 }).first(where: { Self.normalized($0.value) != nil })
+        else { return reject(attitude.heading ?? attitude.magneticHeading ?? .nan, at: arrival) }
+        reading.value = Self.normalized(reading.value) ?? reading.value
         attitudeArrival = arrival
-        var valid = reading
-        valid.value = normalized
-        let stamp = lastFix.map { $0.location.time.advanced(by: max(.zero, arrival - $0.arrival)) } ?? time
-        return step(deliver(valid, arrival: arrival), at: stamp)
+        guard let fix = lastFix else { return step(deliver(reading, arrival: arrival), at: time, fromFix: false) }
+        let stamp = fix.location.time.advanced(by: max(.zero, arrival - fix.arrival))
+        return step(deliver(reading, arrival: arrival), at: stamp, fromFix: true)
     }
 
     /// A current fix (fresh and in order), arriving at `arrival`.
@@ -83,16 +87,38 @@ public struct HeadingFilter: Sendable {
         guard settings.source != .attitude,
             let speed = location.speed, speed >= settings.minSpeed,
             let course = location.course.flatMap(Self.normalized)
-        else { return step(invalidate(), at: location.time) }
+        else { return step(invalidate(), at: location.time, fromFix: true) }
         let reading = Reading(value: course, isTrue: true, accuracy: location.courseAccuracy, source: .course)
-        return step(deliver(reading, arrival: arrival), at: location.time)
+        return step(deliver(reading, arrival: arrival), at: location.time, fromFix: true)
     }
 
-    /// A step delivering `heading` at `time` (never before the heading delivered last).
-    private mutating func step(_ heading: Heading?, at time: Timestamp) -> Step {
+    /// Time passes without a reading: a heading whose reading is older than ``HeadingSettings/maxAge``
+    /// becomes invalid (once). `time` stamps the event: the pipeline's time of the update.
+    public mutating func expire(at now: MonotonicInstant, time: Timestamp) -> Step {
+        guard settings.maxAge > .zero, let arrival = lastReadingArrival, now - arrival > settings.maxAge else {
+            return .nothing
+        }
+        return step(invalidate(), at: time, fromFix: false)
+    }
+
+    /// The fix is lost: a heading from the course is no longer valid (an attitude sensor's still is).
+    public mutating func fixLost(time: Timestamp) -> Step {
+        guard lastDelivered?.source == .course else { return .nothing }
+        return step(invalidate(), at: time, fromFix: false)
+    }
+
+    /// gpsd or the receiver went away: no heading is valid until readings come again.
+    public mutating func sourceLost(time: Timestamp) -> Step {
+        attitudeArrival = nil
+        return step(invalidate(), at: time, fromFix: false)
+    }
+
+    /// A step delivering `heading` at `time`, never before the heading delivered last. Only times derived
+    /// from GPS time hold later ones back: a system clock read before the first fix may be years off.
+    private mutating func step(_ heading: Heading?, at time: Timestamp, fromFix: Bool) -> Step {
         guard let heading else { return .nothing }
         let stamp = lastDeliveredTime.map { max($0, time) } ?? time
-        lastDeliveredTime = stamp
+        if fromFix { lastDeliveredTime = stamp }
         return Step(heading: heading, time: stamp)
     }
 
@@ -101,13 +127,13 @@ public struct HeadingFilter: Sendable {
         return settings.maxAge == .zero || now - attitudeArrival <= settings.maxAge
     }
 
-    private mutating func reject(_ value: Double) -> Step {
-        invalidStreak += 1
+    private mutating func reject(_ value: Double, at now: MonotonicInstant) -> Step {
         var step = Step(rejectedReading: true)
-        if invalidStreak == Self.failureStreak {
+        if failureReportedAt.map({ now - $0 >= Self.failureInterval }) ?? true {
+            failureReportedAt = now
             step.failure =
-                "the attitude source sent \(Self.failureStreak) headings in a row outside 0 to 360 degrees "
-                + "(last: \(value)): raw sensor units, not degrees; no heading comes from it until it sends one"
+                "the attitude source sends headings outside 0 to 360 degrees (\(value)): raw sensor units, "
+                + "not degrees; no heading comes from it until it sends one"
         }
         return step
     }
@@ -141,6 +167,7 @@ public struct HeadingFilter: Sendable {
             )
         }
         heading.accuracy = Self.accuracy(of: reading, declination)
+        lastReadingArrival = arrival
         guard passesFilter(heading) else { return nil }
         lastDelivered = heading
         return heading
@@ -155,12 +182,16 @@ public struct HeadingFilter: Sendable {
         return heading
     }
 
+    /// A heading passes when it turned by ``HeadingSettings/filter``, or when its validity or its source
+    /// changed; headings that cannot be compared (one true-only, the other magnetic-only) pass.
     private func passesFilter(_ heading: Heading) -> Bool {
-        guard let last = lastDelivered, last.isValid, last.source == heading.source else { return true }
-        guard settings.filter > 0 else { return true }
-        let (current, previous) =
-            heading.trueHeading >= 0 && last.trueHeading >= 0
-            ? (heading.trueHeading, last.trueHeading) : (heading.magnetic ?? 0, last.magnetic ?? 0)
+        guard let last = lastDelivered, last.isValid == heading.isValid, last.source == heading.source,
+            settings.filter > 0
+        else { return true }
+        if heading.trueHeading >= 0, last.trueHeading >= 0 {
+            return LocationFilter.angle(between: heading.trueHeading, and: last.trueHeading) >= settings.filter
+        }
+        guard let current = heading.magnetic, let previous = last.magnetic else { return true }
         return LocationFilter.angle(between: current, and: previous) >= settings.filter
     }
 
@@ -185,14 +216,15 @@ public struct HeadingFilter: Sendable {
         return Self.wrapped(atan2(sine, cosine) * 180 / .pi)
     }
 
-    /// The heading's accuracy: -1 in the magnetic blackout zone, else the source's own accuracy and the
-    /// declination's uncertainty combined; nil when neither is known.
+    /// The heading's accuracy: -1 in the magnetic blackout zone; else the source's own accuracy combined
+    /// with the declination's uncertainty, when the source reports one and the model is within its validity;
+    /// nil (unknown) otherwise: the declination alone says nothing about how well the source points.
     private static func accuracy(of reading: Reading, _ declination: MagneticDeclination?) -> Double? {
         if declination?.zone == .blackout { return -1 }
-        switch (reading.accuracy, declination?.uncertainty) {
-        case (nil, nil): return nil
-        case (let source, let model): return ((source ?? 0) * (source ?? 0) + (model ?? 0) * (model ?? 0)).squareRoot()
-        }
+        guard let source = reading.accuracy else { return nil }
+        guard let declination else { return reading.isTrue ? source : nil }
+        guard declination.isWithinValidity else { return nil }
+        return (source * source + declination.uncertainty * declination.uncertainty).squareRoot()
     }
 
     /// A heading in 0 ..< 360, or nil for a value that is no heading (outside 0 ... 360, or not finite).

@@ -45,6 +45,9 @@ public struct EventPipeline: Sendable {
         var events: [Event] = []
         let previous = status
         lastVerdict = nil
+        if heading.settings.enabled {
+            record(heading.expire(at: update.monotonic, time: eventTime(update)), update, into: &events)
+        }
         switch update.event {
         case .connected:
             status.gpsd = .connected
@@ -59,6 +62,7 @@ public struct EventPipeline: Sendable {
             // After the outage, a missing receiver or fix is news again.
             deviceMissingReported = false
             locationUnknownReported = false
+            if heading.settings.enabled { record(heading.sourceLost(time: eventTime(update)), update, into: &events) }
             if !outageReported {
                 outageReported = true
                 var message = "gpsd at \(server) is unavailable: \(reason)"
@@ -71,6 +75,7 @@ public struct EventPipeline: Sendable {
         case .deviceGone(let path):
             status.device = nil
             status.fixMode = .notSeen
+            if heading.settings.enabled { record(heading.sourceLost(time: eventTime(update)), update, into: &events) }
             if !deviceMissingReported {
                 deviceMissingReported = true
                 let message =
@@ -107,6 +112,7 @@ public struct EventPipeline: Sendable {
             counters.count("no_fix")
             // An epoch without a usable position is no fix, whatever mode the receiver claimed.
             status.fixMode = .noFix
+            if heading.settings.enabled { record(heading.fixLost(time: eventTime(update)), update, into: &events) }
             if !locationUnknownReported {
                 locationUnknownReported = true
                 events.append(
