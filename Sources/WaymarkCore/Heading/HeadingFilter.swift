@@ -66,14 +66,16 @@ public struct HeadingFilter: Sendable {
     public mutating func attitude(_ attitude: Attitude, arrival: MonotonicInstant, time: Timestamp) -> Step {
         guard settings.source != .course else { return .nothing }
         // A true heading first; a magnetic one (libgps 3.25+) when there is no usable true heading.
-        let candidates = [
-            attitude.heading.map { Reading(value: $0, isTrue: true, accuracy: nil, source: .attitude) },
-            attitude.magneticHeading.map { Reading(value: $0, isTrue: false, accuracy: nil, source: .attitude) },
-        ]
-        guard candidates.contains(where: { $0 != nil }) else { return .nothing }
-        guard var reading = candidates.lazy.compactMap({ $0 }).first(where: { Self.normalized($0.value) != nil })
-        else { return reject(attitude.heading ?? attitude.magneticHeading ?? .nan, at: arrival) }
-        reading.value = Self.normalized(reading.value) ?? reading.value
+        let reading: Reading
+        if let value = attitude.heading.flatMap(Self.normalized) {
+            reading = Reading(value: value, isTrue: true, accuracy: nil, source: .attitude)
+        } else if let value = attitude.magneticHeading.flatMap(Self.normalized) {
+            reading = Reading(value: value, isTrue: false, accuracy: nil, source: .attitude)
+        } else if let bad = attitude.heading ?? attitude.magneticHeading {
+            return reject(bad, at: arrival)
+        } else {
+            return .nothing
+        }
         attitudeArrival = arrival
         guard let fix = lastFix else { return step(deliver(reading, arrival: arrival), at: time, fromFix: false) }
         let stamp = fix.location.time.advanced(by: max(.zero, arrival - fix.arrival))
