@@ -26,18 +26,22 @@ public enum Agent {
         let connection = GPSDConnection(GPSDConnection.Configuration(configuration.gpsd))
         let service = LocationService(
             batches: connection.batches(),
-            location: configuration.location,
-            heading: configuration.heading,
+            configuration: configuration,
+            regionStates: RegionStateFile(stateDirectory: configuration.agent.stateDirectory),
             sink: sink,
             logger: logger
         )
-        var services: [any Service] = [service]
+        let regionFiles = RegionFileService(settings: configuration.regions, locationService: service, logger: logger)
+        // The regions are monitored from the first fix on: load the file before the first batch can arrive.
+        regionFiles.check()
+        var services: [any Service] = [service, regionFiles]
         if let reloading {
             services.append(
                 ConfigurationReloadService(
                     source: reloading,
                     connection: connection,
                     locationService: service,
+                    regionFiles: regionFiles,
                     logger: logger
                 )
             )
@@ -71,16 +75,25 @@ public enum Agent {
     /// nil runs as fast as possible.
     public static func replay(
         _ source: any ReplaySource,
-        location: LocationSettings = .init(),
-        heading: HeadingSettings = .init(),
+        configuration: Configuration = .init(),
         speed: Double? = nil,
         sink: any EventSink,
         logger: Logger
     ) async throws -> Counters {
         ignoreBrokenPipes()
-        var core = AgentCore(location: location, heading: heading, sink: sink, logger: logger)
+        var core = AgentCore(configuration: configuration, sink: sink, logger: logger)
+        var regions: RegionSource.Loaded?
+        if let file = configuration.regions.file {
+            switch RegionSource(path: file, settings: configuration.regions).load() {
+            case .success(let loaded): regions = loaded
+            case .failure(let failure):
+                for line in failure.lines { logger.error("\(line)") }
+                logger.error("\(file) rejected; no regions are monitored")
+            }
+        }
         var previous: MonotonicInstant?
         while let update = source.next() {
+            if let loaded = regions.take() { core.monitor(loaded, at: update.wallClock) }
             if let speed, let previous, update.monotonic > previous {
                 sink.flush()
                 try await Task.sleep(for: (update.monotonic - previous) / speed)

@@ -37,8 +37,7 @@ extension Waymark {
             let sink: any EventSink = print ? JSONLinesWriter(flushThreshold: 1 << 16) : DiscardingSink()
             let counters = try await Agent.replay(
                 source,
-                location: configuration.location,
-                heading: configuration.heading,
+                configuration: configuration,
                 speed: speed,
                 sink: sink,
                 logger: logger

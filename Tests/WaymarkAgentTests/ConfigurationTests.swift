@@ -208,6 +208,14 @@ import WaymarkCore
             "[heading]\nsmoothing = \"2m\"",
             #"waymark.toml:2: [heading] smoothing = "2m": must be a duration from "0s" (off) to "1m""#
         ),
+        (
+            "[regions]\nflush = \"later\"",
+            #"waymark.toml:2: [regions] flush = "later": must be "deferred" or "immediate""#
+        ),
+        (
+            "[regions]\nfile = \"regions.geojson\"",
+            #"waymark.toml:2: [regions] file = "regions.geojson": must be an absolute path, starting with "/""#
+        ),
         // Wrong type
         (
             "[location]\nspeed_delta = \"5\"",
@@ -223,10 +231,13 @@ import WaymarkCore
             #"waymark.toml:2: [gpsd] reconnect_min = 5: must be a duration such as "500ms", "5s", "3m" or "2h", not an integer"#
         ),
         // Unknown sections and keys
-        ("[agnet]", "waymark.toml:1: [agnet]: unknown section; allowed sections are agent, gpsd, location, heading"),
+        (
+            "[agnet]",
+            "waymark.toml:1: [agnet]: unknown section; allowed sections are agent, gpsd, location, heading, regions"
+        ),
         (
             "[gpsd]\nport = 1\n\n[foo.bar]\nx = 1",
-            "waymark.toml:4: [foo.bar]: unknown section; allowed sections are agent, gpsd, location, heading"
+            "waymark.toml:4: [foo.bar]: unknown section; allowed sections are agent, gpsd, location, heading, regions"
         ),
         (
             "[gpsd]\n\nhostname = \"gpsd.local\"",
@@ -242,7 +253,7 @@ import WaymarkCore
         ),
         (
             "device_id = \"bus-0042\"\n[agent]",
-            "waymark.toml:1: device_id: key outside any section; allowed sections are agent, gpsd, location, heading"
+            "waymark.toml:1: device_id: key outside any section; allowed sections are agent, gpsd, location, heading, regions"
         ),
         // A syntax error is the only issue
         ("[gpsd]\nport = 2947\nport = 1\n[agnet]", "waymark.toml:3: duplicate key port; it is already set at line 2"),
@@ -273,7 +284,7 @@ import WaymarkCore
         let expected = """
             waymark.toml:2: [gpsd] port = 0: must be an integer from 1 to 65535
             waymark.toml:3: [gpsd] hostname: unknown key; allowed keys are host, port, device, reconnect_min, reconnect_max
-            waymark.toml:5: [agnet]: unknown section; allowed sections are agent, gpsd, location, heading
+            waymark.toml:5: [agnet]: unknown section; allowed sections are agent, gpsd, location, heading, regions
             waymark.toml:9: [agent] device_id = "bus 42": must be 1 to 64 characters, each a letter, a digit, ".", "_", "-" or ":"
             waymark.toml:10: [agent] log_dir = 5: must be a string, not an integer
             waymark.toml:12: [gpsd] extra: unknown key; allowed keys are host, port, device, reconnect_min, reconnect_max

@@ -36,6 +36,8 @@ import WaymarkCore
         switch event.kind {
         case .location: "location"
         case .heading: "heading"
+        case .region: "region"
+        case .regionState: "region_state"
         case .status: "status"
         case .error(let report): report.code.rawValue
         }

@@ -2,15 +2,25 @@ import Testing
 import WaymarkCore
 
 /// A lookup without an index, for circles only: every region is a candidate.
-struct CircleLookup: RegionLookup, Sendable {
+struct CircleLookup: RegionLookup {
     var regions: [Region]
 
-    func candidates(near coordinate: Coordinate, margin: Double, into candidates: inout [Int32]) {
-        candidates.append(contentsOf: regions.indices.map { Int32($0) })
+    var slotCount: Int { regions.count }
+
+    func slot(of id: String) -> Int32? { regions.firstIndex { $0.id == id }.map { Int32($0) } }
+
+    func regionFlags(at slot: Int32) -> RegionFlags? {
+        guard regions.indices.contains(Int(slot)) else { return nil }
+        let region = regions[Int(slot)]
+        return RegionFlags(id: region.id, notifyOnEntry: region.notifyOnEntry, notifyOnExit: region.notifyOnExit)
     }
 
-    func signedDistance(ofRegion index: Int, to coordinate: Coordinate) -> Double {
-        guard case .circle(let center, let radius) = regions[index].shape else { return .infinity }
+    func candidates(near coordinate: Coordinate, within margin: Double, into slots: inout [Int32]) {
+        slots.append(contentsOf: regions.indices.map { Int32($0) })
+    }
+
+    func signedDistance(ofRegionAt slot: Int32, to coordinate: Coordinate) -> Double {
+        guard case .circle(let center, let radius) = regions[Int(slot)].shape else { return .infinity }
         return Geodesic.distance(from: center, to: coordinate) - radius
     }
 }

@@ -12,17 +12,21 @@ public struct Configuration: Sendable, Equatable {
     public var location: LocationSettings
     /// `[heading]`: `heading` events, true and magnetic.
     public var heading: HeadingSettings
+    /// `[regions]`: region monitoring.
+    public var regions: RegionsSettings
 
     public init(
         agent: AgentSettings = .init(),
         gpsd: GPSDSettings = .init(),
         location: LocationSettings = .init(),
-        heading: HeadingSettings = .init()
+        heading: HeadingSettings = .init(),
+        regions: RegionsSettings = .init()
     ) {
         self.agent = agent
         self.gpsd = gpsd
         self.location = location
         self.heading = heading
+        self.regions = regions
     }
 
     /// Reads a configuration file's text: the defaults, overridden by the keys the text sets.

@@ -8,24 +8,49 @@ struct AgentCore {
     private var sequencer = EventSequencer()
     private let sink: any EventSink
     private let logger: Logger
+    /// The status last logged.
+    private var loggedStatus: Status?
 
-    init(location: LocationSettings, heading: HeadingSettings, sink: any EventSink, logger: Logger) {
-        pipeline = EventPipeline(location: location, heading: heading)
+    /// - Parameter savedInside: the regions saved as inside before this start, or nil.
+    init(configuration: Configuration, savedInside: Set<String>? = nil, sink: any EventSink, logger: Logger) {
+        pipeline = EventPipeline(
+            location: configuration.location,
+            heading: configuration.heading,
+            regions: configuration.regions.monitor,
+            savedInside: savedInside
+        )
         self.sink = sink
         self.logger = logger
     }
 
     var counters: Counters { pipeline.counters }
 
-    /// Applies reloaded `[location]` and `[heading]` settings; what the pipeline knows is kept.
-    mutating func apply(location: LocationSettings, heading: HeadingSettings) {
-        pipeline.locationSettings = location
-        pipeline.headingSettings = heading
+    /// Applies reloaded `[location]`, `[heading]` and `[regions]` settings; what the pipeline knows is kept.
+    mutating func apply(_ configuration: Configuration) {
+        pipeline.locationSettings = configuration.location
+        pipeline.headingSettings = configuration.heading
+        pipeline.regionSettings = configuration.regions.monitor
+    }
+
+    /// Monitors a loaded region file; the refused regions' errors are delivered stamped `time`.
+    mutating func monitor(_ regions: RegionSource.Loaded, at time: Timestamp) {
+        var events = pipeline.monitor(regions.index, refusals: regions.refusals, at: time)
+        logger.info("monitoring \(regions.count) regions", metadata: ["refused": "\(regions.refusals.count)"])
+        deliver(&events)
+    }
+
+    /// The regions the vehicle is inside, when that set changed since the last call.
+    mutating func changedInsideRegions() -> [String]? {
+        pipeline.takeRegionChanges() ? pipeline.regions.insideIDs : nil
     }
 
     mutating func process(_ update: SourceUpdate) {
         var events = pipeline.handle(update)
         if pipeline.lastVerdict != nil { logVerdict(update) }
+        deliver(&events)
+    }
+
+    private mutating func deliver(_ events: inout [Event]) {
         guard !events.isEmpty else { return }
         sequencer.number(&events)
         sink.deliver(events)
@@ -45,7 +70,7 @@ struct AgentCore {
         }
     }
 
-    private func log(_ event: Event) {
+    private mutating func log(_ event: Event) {
         switch event.kind {
         case .error(let report):
             logger.warning("\(report.message)", metadata: ["code": "\(report.code)", "seq": "\(event.seq)"])
@@ -54,8 +79,16 @@ struct AgentCore {
                 "gpsd": "\(status.gpsd.rawValue)", "fix_mode": "\(status.fixMode.rawValue)",
             ]
             if let device = status.device { metadata["device"] = "\(device)" }
-            logger.info("status changed", metadata: metadata)
-        case .location, .heading:
+            if let used = status.satellitesUsed { metadata["satellites_used"] = "\(used)" }
+            // A change of the satellites used alone is routine: the log keeps it for debugging.
+            let level: Logger.Level =
+                loggedStatus.map {
+                    $0.gpsd == status.gpsd && $0.device == status.device && $0.fixMode == status.fixMode
+                }
+                    == true ? .debug : .info
+            loggedStatus = status
+            logger.log(level: level, "status changed", metadata: metadata)
+        case .location, .heading, .region, .regionState:
             break
         }
     }

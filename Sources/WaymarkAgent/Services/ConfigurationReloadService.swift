@@ -5,25 +5,28 @@ import WaymarkGPSD
 
 /// Reloads the configuration file on SIGHUP (DESIGN section 9): a valid file is applied, an invalid one
 /// is rejected with one log line per problem and the running settings are kept.
-public struct ConfigurationReloadService: Service {
+struct ConfigurationReloadService: Service {
     private let source: ConfigurationSource
     private let connection: GPSDConnection
     private let locationService: LocationService
+    private let regionFiles: RegionFileService
     private let logger: Logger
 
-    public init(
+    init(
         source: ConfigurationSource,
         connection: GPSDConnection,
         locationService: LocationService,
+        regionFiles: RegionFileService,
         logger: Logger
     ) {
         self.source = source
         self.connection = connection
         self.locationService = locationService
+        self.regionFiles = regionFiles
         self.logger = logger
     }
 
-    public func run() async {
+    func run() async {
         for await _ in await UnixSignalsSequence(trapping: .sighup).cancelOnGracefulShutdown() {
             reload()
         }
@@ -39,11 +42,12 @@ public struct ConfigurationReloadService: Service {
             logger.error("SIGHUP: \(file) rejected, the running configuration is kept")
             return
         }
-        locationService.apply(location: configuration.location, heading: configuration.heading)
+        locationService.apply(configuration)
+        regionFiles.use(configuration.regions)
         let gpsd = GPSDConnection.Configuration(configuration.gpsd, keeping: connection.configuration)
         if gpsd == connection.configuration {
             logger.info(
-                "SIGHUP: \(file) reloaded; [location] and [heading] apply from the next fix, the gpsd connection is unchanged"
+                "SIGHUP: \(file) reloaded; [location], [heading] and [regions] apply from the next fix, the gpsd connection is unchanged"
             )
         } else {
             logger.notice("SIGHUP: \(file) reloaded; reconnecting to gpsd at \(gpsd.server)")

@@ -19,6 +19,8 @@ public struct Event: Hashable, Sendable {
     public enum Kind: Hashable, Sendable {
         case location(Location)
         case heading(Heading)
+        case region(RegionEvent)
+        case regionState(RegionStateReport)
         case status(Status)
         case error(ErrorReport)
     }
@@ -28,6 +30,8 @@ public struct Event: Hashable, Sendable {
         switch kind {
         case .location: "location"
         case .heading: "heading"
+        case .region: "region"
+        case .regionState: "region_state"
         case .status: "status"
         case .error: "error"
         }
@@ -69,10 +73,49 @@ public struct Status: Hashable, Sendable {
 public struct ErrorReport: Hashable, Sendable {
     public var code: ErrorCode
     public var message: String
+    /// What the error is about, when it is about one thing: a region's id for `region_monitoring_failure`.
+    public var subject: String?
 
-    public init(code: ErrorCode, message: String) {
+    public init(code: ErrorCode, message: String, subject: String? = nil) {
         self.code = code
         self.message = message
+        self.subject = subject
+    }
+}
+
+/// A `region` event: the vehicle entered or left a monitored region.
+public struct RegionEvent: Hashable, Sendable {
+    public enum Crossing: String, Hashable, Sendable {
+        case enter
+        case exit
+    }
+
+    public var id: String
+    public var crossing: Crossing
+    /// Where the first fix of the new state was (the event's `time` is that fix's GPS time).
+    public var position: Coordinate
+    /// GPS time of the fix that confirmed the change, after the dwell.
+    public var confirmed: Timestamp
+    /// The crossing happened while the agent was not running: found at the first fix after a start.
+    public var offline: Bool
+
+    public init(id: String, crossing: Crossing, position: Coordinate, confirmed: Timestamp, offline: Bool = false) {
+        self.id = id
+        self.crossing = crossing
+        self.position = position
+        self.confirmed = confirmed
+        self.offline = offline
+    }
+}
+
+/// A `region_state` event: a region's state as first determined (at a start, or when it was added).
+public struct RegionStateReport: Hashable, Sendable {
+    public var id: String
+    public var state: RegionState
+
+    public init(id: String, state: RegionState) {
+        self.id = id
+        self.state = state
     }
 }
 
@@ -94,6 +137,8 @@ public struct ErrorCode: Hashable, Sendable, CustomStringConvertible {
     public static let denied = ErrorCode("denied")
     /// gpsd reported an error of its own.
     public static let gpsdError = ErrorCode("gpsd_error")
-    /// A heading source sends only data that is no heading (raw sensor units); reported once per streak.
+    /// A heading source sends data that is no heading (raw sensor units).
     public static let headingFailure = ErrorCode("heading_failure")
+    /// A region cannot be monitored (malformed, over a limit); the others are (`CLError.regionMonitoringFailure`).
+    public static let regionMonitoringFailure = ErrorCode("region_monitoring_failure")
 }

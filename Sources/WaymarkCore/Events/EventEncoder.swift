@@ -37,6 +37,16 @@ public struct EventEncoder: Sendable {
                 writer.number("accuracy", heading.accuracy)
                 writer.string("source", heading.source.rawValue)
                 writer.number("declination", heading.declination)
+            case .region(let region):
+                writer.string("event", region.crossing.rawValue)
+                writer.string("id", region.id)
+                writer.number("lat", region.position.latitude)
+                writer.number("lon", region.position.longitude)
+                writer.timestamp("confirmed", region.confirmed)
+                if region.offline { writer.boolean("offline", true) }
+            case .regionState(let report):
+                writer.string("state", report.state.rawValue)
+                writer.string("id", report.id)
             case .status(let status):
                 writer.string("gpsd", status.gpsd.rawValue)
                 if let device = status.device { writer.string("device_path", device) }
@@ -50,6 +60,7 @@ public struct EventEncoder: Sendable {
                 }
             case .error(let report):
                 writer.string("code", report.code.rawValue)
+                if let subject = report.subject { writer.string("id", subject) }
                 writer.string("message", report.message)
             }
             extra(&writer)

@@ -19,10 +19,50 @@ public struct EventPipeline: Sendable {
     private var locationUnknownReported = false
 
     public private(set) var heading: HeadingFilter
+    public private(set) var regions: RegionMonitor<RegionIndex>
+    /// Whether the set of regions the vehicle is inside changed since ``takeRegionChanges()``: the agent
+    /// then saves it.
+    public private(set) var regionsChanged = false
 
-    public init(location settings: LocationSettings = .init(), heading headingSettings: HeadingSettings = .init()) {
+    /// - Parameter savedInside: the regions the vehicle was inside when their states were last saved, or nil.
+    public init(
+        location settings: LocationSettings = .init(),
+        heading headingSettings: HeadingSettings = .init(),
+        regions regionSettings: RegionSettings = .init(),
+        savedInside: Set<String>? = nil
+    ) {
         filter = LocationFilter(settings: settings)
         heading = HeadingFilter(settings: headingSettings)
+        regions = RegionMonitor(lookup: RegionIndex(), settings: regionSettings, savedInside: savedInside)
+    }
+
+    /// The `[regions]` monitor settings.
+    public var regionSettings: RegionSettings {
+        get { regions.settings }
+        set { regions.settings = newValue }
+    }
+
+    /// Monitors a new set of regions (a loaded or reloaded region file): states are kept by id; every
+    /// refused region gives one `region_monitoring_failure` error, stamped `time`.
+    public mutating func monitor(_ index: RegionIndex, refusals: [RegionRefusal], at time: Timestamp) -> [Event] {
+        regions.replace(index)
+        regionsChanged = true
+        let stamp = filter.newestFix.map { max($0.time, time) } ?? time
+        return refusals.map { refusal in
+            counters.count("region_monitoring_failure")
+            let report = ErrorReport(
+                code: .regionMonitoringFailure,
+                message: "region \"\(refusal.id)\" is not monitored: \(refusal.reason)",
+                subject: refusal.id
+            )
+            return Event(time: stamp, kind: .error(report))
+        }
+    }
+
+    /// Whether the inside set changed since the last call, resetting the flag.
+    public mutating func takeRegionChanges() -> Bool {
+        defer { regionsChanged = false }
+        return regionsChanged
     }
 
     /// The `[heading]` settings; changing them keeps the last position and heading.
@@ -108,6 +148,9 @@ public struct EventPipeline: Sendable {
             if verdict.isCurrent, heading.settings.enabled {
                 record(heading.location(location, arrival: update.monotonic), update, into: &events)
             }
+            if verdict.isCurrent {
+                for transition in regions.observe(location) { record(transition, update, into: &events) }
+            }
         case .noFix:
             counters.count("no_fix")
             // An epoch without a usable position is no fix, whatever mode the receiver claimed.
@@ -152,6 +195,36 @@ public struct EventPipeline: Sendable {
         if let reading = step.heading, let time = step.time {
             counters.count("heading")
             events.append(Event(time: time, received: update.received, kind: .heading(reading)))
+        }
+    }
+
+    /// The event of a region transition: `region` for a crossing, `region_state` for a determination.
+    private mutating func record(
+        _ transition: RegionMonitor<RegionIndex>.Transition,
+        _ update: SourceUpdate,
+        into events: inout [Event]
+    ) {
+        regionsChanged = true
+        let change = transition.change
+        switch transition.kind {
+        case .determination:
+            counters.count("region_state")
+            let report = RegionStateReport(id: transition.regionID, state: change.state)
+            events.append(Event(time: transition.confirmed, received: update.received, kind: .regionState(report)))
+        case .crossing, .offlineCrossing:
+            guard transition.notifies else {
+                counters.count("region_not_notified")
+                return
+            }
+            counters.count("region")
+            let region = RegionEvent(
+                id: transition.regionID,
+                crossing: change.state == .inside ? .enter : .exit,
+                position: change.at,
+                confirmed: transition.confirmed,
+                offline: transition.kind == .offlineCrossing
+            )
+            events.append(Event(time: change.since, received: update.received, kind: .region(region)))
         }
     }
 

@@ -8,7 +8,7 @@
 /// reports its state without an enter or exit (as Core Location does for a region when it is added).
 ///
 /// Pure: the fixes carry their times.
-public struct RegionMonitor<Lookup: RegionLookup>: Sendable where Lookup: Sendable {
+public struct RegionMonitor<Lookup: RegionLookup>: Sendable {
     /// What one fix changed.
     public struct Transition: Hashable, Sendable {
         public var regionID: String
@@ -46,7 +46,6 @@ public struct RegionMonitor<Lookup: RegionLookup>: Sendable where Lookup: Sendab
     /// Whether a fix has been seen: from then on a region that is no candidate is outside.
     public private(set) var hasDetermined = false
     private var candidates: [Int32] = []
-    private var indexByID: [String: Int] = [:]
 
     /// - Parameter savedInside: the ids of the regions the vehicle was inside when the states were last saved,
     ///   or nil when nothing was saved; a region whose first determination differs from what was saved
@@ -56,12 +55,11 @@ public struct RegionMonitor<Lookup: RegionLookup>: Sendable where Lookup: Sendab
         self.settings = settings
         self.savedInside = savedInside
         hasSnapshot = savedInside != nil
-        reindex()
     }
 
     /// The state of a region, by id; nil for an id not monitored.
     public func state(of id: String) -> RegionState? {
-        guard indexByID[id] != nil else { return nil }
+        guard lookup.slot(of: id) != nil else { return nil }
         if let tracker = trackers[id] { return tracker.state }
         return hasDetermined && !added.contains(id) ? .outside : .unknown
     }
@@ -72,10 +70,9 @@ public struct RegionMonitor<Lookup: RegionLookup>: Sendable where Lookup: Sendab
     /// Replaces the region set (a reloaded file): regions kept by id keep their states; new ones are unknown
     /// until the next fix; removed ones are forgotten.
     public mutating func replace(_ lookup: Lookup) {
-        let before = Set(indexByID.keys)
+        let before = Self.ids(in: self.lookup)
         self.lookup = lookup
-        reindex()
-        let now = Set(indexByID.keys)
+        let now = Self.ids(in: lookup)
         for removed in before.subtracting(now) {
             trackers[removed] = nil
             active.remove(removed)
@@ -89,21 +86,21 @@ public struct RegionMonitor<Lookup: RegionLookup>: Sendable where Lookup: Sendab
         if let accuracy = location.horizontalAccuracy, accuracy > settings.maxAccuracy { return [] }
         let coordinate = location.coordinate
         candidates.removeAll(keepingCapacity: true)
-        lookup.candidates(near: coordinate, margin: settings.cushion, into: &candidates)
-        var checked = Set<Int>()
+        lookup.candidates(near: coordinate, within: settings.cushion, into: &candidates)
+        var checked = Set<Int32>()
         var transitions: [Transition] = []
-        for index in candidates where checked.insert(Int(index)).inserted {
-            observe(Int(index), location, into: &transitions)
+        for slot in candidates where checked.insert(slot).inserted {
+            observe(slot, location, into: &transitions)
         }
         for id in active {
-            guard let index = indexByID[id], checked.insert(index).inserted else { continue }
-            observe(index, location, into: &transitions)
+            guard let slot = lookup.slot(of: id), checked.insert(slot).inserted else { continue }
+            observe(slot, location, into: &transitions)
         }
         // Regions added since the last fix, and regions saved as inside that are no candidates now, are
         // determined here too (the latter are outside: they exited while the agent was not watching).
         for id in added.union(savedInside ?? []) {
-            guard let index = indexByID[id], checked.insert(index).inserted else { continue }
-            observe(index, location, into: &transitions)
+            guard let slot = lookup.slot(of: id), checked.insert(slot).inserted else { continue }
+            observe(slot, location, into: &transitions)
         }
         hasDetermined = true
         added.removeAll()
@@ -111,12 +108,12 @@ public struct RegionMonitor<Lookup: RegionLookup>: Sendable where Lookup: Sendab
         return transitions.sorted { $0.regionID < $1.regionID }
     }
 
-    private mutating func observe(_ index: Int, _ location: Location, into transitions: inout [Transition]) {
-        let region = lookup.regions[index]
+    private mutating func observe(_ slot: Int32, _ location: Location, into transitions: inout [Transition]) {
+        guard let region = lookup.regionFlags(at: slot) else { return }
         let id = region.id
         var tracker = trackers[id] ?? RegionTracker(state: hasDetermined && !added.contains(id) ? .outside : .unknown)
         let wasUnknown = tracker.state == .unknown
-        let distance = lookup.signedDistance(ofRegion: index, to: location.coordinate)
+        let distance = lookup.signedDistance(ofRegionAt: slot, to: location.coordinate)
         if let change = tracker.observe(
             signedDistance: distance,
             at: location.coordinate,
@@ -151,8 +148,7 @@ public struct RegionMonitor<Lookup: RegionLookup>: Sendable where Lookup: Sendab
         trackers[id] = tracker
     }
 
-    private mutating func reindex() {
-        indexByID.removeAll(keepingCapacity: true)
-        for (index, region) in lookup.regions.enumerated() { indexByID[region.id] = index }
+    private static func ids(in lookup: Lookup) -> Set<String> {
+        Set((0..<Int32(clamping: lookup.slotCount)).compactMap { lookup.regionFlags(at: $0)?.id })
     }
 }

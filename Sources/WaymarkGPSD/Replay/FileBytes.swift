@@ -5,13 +5,15 @@ import Darwin
 #endif
 
 /// Whole-file reads with POSIX calls (no Foundation in the agent's binary).
-enum FileBytes {
+public enum FileBytes {
     /// Why a file could not be read: `cannot open: No such file or directory`.
-    struct Failure: Error {
-        var message: String
+    public struct Failure: Error, CustomStringConvertible {
+        public var message: String
+
+        public var description: String { message }
     }
 
-    static func read(_ path: String) throws(Failure) -> [UInt8] {
+    public static func read(_ path: String) throws(Failure) -> [UInt8] {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw Failure(message: "cannot open: \(errorText())") }
         defer { close(descriptor) }

@@ -1,0 +1,74 @@
+import Logging
+import ServiceLifecycle
+import Synchronization
+import WaymarkCore
+
+/// Watches `[regions] file`: loads it at start and whenever it changes (checked every second), and hands
+/// each good version to the location service. A file with problems is rejected with one log line per
+/// problem, and the last good set stays monitored.
+final class RegionFileService: Service, Sendable {
+    static let pollInterval = Duration.seconds(1)
+
+    private let locationService: LocationService
+    private let logger: Logger
+    private let watched: Mutex<Watched>
+
+    private struct Watched {
+        var source: RegionSource?
+        /// The version last looked at, good or not: it is not loaded again until it changes.
+        var version: RegionSource.Version?
+        var missingReported = false
+    }
+
+    init(settings: RegionsSettings, locationService: LocationService, logger: Logger) {
+        self.locationService = locationService
+        self.logger = logger
+        watched = Mutex(Watched(source: settings.file.map { RegionSource(path: $0, settings: settings) }))
+    }
+
+    /// Watches the file of reloaded `[regions]` settings (a new path, or new limits: loaded again).
+    func use(_ settings: RegionsSettings) {
+        let source = settings.file.map { RegionSource(path: $0, settings: settings) }
+        watched.withLock { watched in
+            guard watched.source?.path != source?.path || watched.source?.limits != source?.limits else { return }
+            watched = Watched(source: source)
+        }
+    }
+
+    func run() async {
+        await cancelWhenGracefulShutdown {
+            while !Task.isCancelled {
+                self.check()
+                try? await Task.sleep(for: Self.pollInterval)
+            }
+        }
+    }
+
+    /// Loads the file when it is new or changed since the last look.
+    func check() {
+        let next = watched.withLock { watched -> RegionSource? in
+            guard let source = watched.source else { return nil }
+            guard let version = source.version() else {
+                if !watched.missingReported {
+                    logger.error("\(source.path): cannot read the region file; the regions monitored are kept")
+                }
+                watched.missingReported = true
+                watched.version = nil
+                return nil
+            }
+            watched.missingReported = false
+            guard version != watched.version else { return nil }
+            watched.version = version
+            return source
+        }
+        guard let source = next else { return }
+        switch source.load() {
+        case .success(let loaded):
+            logger.info("\(source.path): \(loaded.count) regions loaded")
+            locationService.apply(loaded)
+        case .failure(let failure):
+            for line in failure.lines { logger.error("\(line)") }
+            logger.error("\(source.path) rejected; the regions monitored are kept")
+        }
+    }
+}

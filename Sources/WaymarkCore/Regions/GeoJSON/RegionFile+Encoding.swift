@@ -1,0 +1,71 @@
+extension RegionFile {
+    /// The text of a region file holding `regions`, in their order: a GeoJSON FeatureCollection, UTF-8.
+    ///
+    /// One feature per line, so that a problem's line names its feature and a diff its region; keys in a fixed
+    /// order (`type`, `properties` with `id`, `name`, `notify_on_entry`, `notify_on_exit`, `radius`, then
+    /// `geometry`); both flags always written; numbers in the shortest form that reads back as the same `Double`.
+    /// A circle is a Point with a `radius`; one polygon a Polygon, several a MultiPolygon.
+    ///
+    /// For regions ``init(parsing:fileName:)`` accepts, parsing the text gives them back, equal. Others are written
+    /// as given (an infinity or NaN as `null`), so that parsing the text reports them rather than this hiding them.
+    public static func encode(_ regions: [Region]) -> [UInt8] {
+        var text: [UInt8] = []
+        text.reserveCapacity(regions.count * 200)
+        text.append(contentsOf: "{\n  \"type\": \"FeatureCollection\",\n  \"features\": [".utf8)
+        for (offset, region) in regions.enumerated() {
+            text.append(contentsOf: (offset == 0 ? "\n    " : ",\n    ").utf8)
+            appendFeature(region, to: &text)
+        }
+        text.append(contentsOf: (regions.isEmpty ? "]\n}\n" : "\n  ]\n}\n").utf8)
+        return text
+    }
+
+    private static func appendFeature(_ region: Region, to text: inout [UInt8]) {
+        text.append(contentsOf: "{\"type\": \"Feature\", \"properties\": {\"id\": ".utf8)
+        JSONText.appendQuoted(region.id, to: &text)
+        if let name = region.name {
+            text.append(contentsOf: ", \"name\": ".utf8)
+            JSONText.appendQuoted(name, to: &text)
+        }
+        text.append(contentsOf: ", \"notify_on_entry\": \(region.notifyOnEntry)".utf8)
+        text.append(contentsOf: ", \"notify_on_exit\": \(region.notifyOnExit)".utf8)
+        switch region.shape {
+        case .circle(let center, let radius):
+            text.append(contentsOf: ", \"radius\": ".utf8)
+            JSONText.appendNumber(radius, to: &text)
+            text.append(contentsOf: "}, \"geometry\": {\"type\": \"Point\", \"coordinates\": ".utf8)
+            appendPosition(center, to: &text)
+        case .polygons(let polygons) where polygons.count == 1:
+            text.append(contentsOf: "}, \"geometry\": {\"type\": \"Polygon\", \"coordinates\": ".utf8)
+            appendList(polygons[0], to: &text) { ring, text in appendList(ring, to: &text, appendPosition) }
+        case .polygons(let polygons):
+            text.append(contentsOf: "}, \"geometry\": {\"type\": \"MultiPolygon\", \"coordinates\": ".utf8)
+            appendList(polygons, to: &text) { rings, text in
+                appendList(rings, to: &text) { ring, text in appendList(ring, to: &text, appendPosition) }
+            }
+        }
+        text.append(contentsOf: "}}".utf8)
+    }
+
+    /// `[a, b, c]`, each element written by `appendElement`.
+    private static func appendList<Element>(
+        _ elements: [Element],
+        to text: inout [UInt8],
+        _ appendElement: (Element, inout [UInt8]) -> Void
+    ) {
+        text.append(UInt8(ascii: "["))
+        for (offset, element) in elements.enumerated() {
+            if offset > 0 { text.append(contentsOf: ", ".utf8) }
+            appendElement(element, &text)
+        }
+        text.append(UInt8(ascii: "]"))
+    }
+
+    private static func appendPosition(_ coordinate: Coordinate, to text: inout [UInt8]) {
+        text.append(UInt8(ascii: "["))
+        JSONText.appendNumber(coordinate.longitude, to: &text)
+        text.append(contentsOf: ", ".utf8)
+        JSONText.appendNumber(coordinate.latitude, to: &text)
+        text.append(UInt8(ascii: "]"))
+    }
+}

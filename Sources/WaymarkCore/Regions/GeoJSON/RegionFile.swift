@@ -1,0 +1,99 @@
+/// The regions of a region file: a GeoJSON FeatureCollection (RFC 7946), one feature per region.
+///
+/// A circle is a Point feature with a `radius` property in metres; a polygon is a Polygon or MultiPolygon feature,
+/// each polygon its outer ring then its holes. Positions are `[longitude, latitude]` or `[longitude, latitude,
+/// altitude]`, the altitude ignored. Properties:
+///
+/// - `id`: a non-empty string, unique in the file; an integer is taken as its decimal text (`17` is `"17"`).
+///   Without `properties.id`, the Feature's own `id` member is taken the same way; with both, they must agree.
+/// - `name`: a string, optional.
+/// - `notify_on_entry`, `notify_on_exit`: booleans, true when absent.
+///
+/// A property that is `null` counts as absent. Members and properties not named here (`description`, `bbox`,
+/// `crs`, …) are ignored, as RFC 7946 says of foreign members. Ring orientation is not checked (RFC 7946 asks
+/// parsers not to reject either winding), nor that holes lie inside their outer ring, nor self-intersection.
+///
+/// Parsing never fails: it reports what became of each feature and every problem in the file. A strict loader
+/// takes ``checkedRegions()``, which refuses the whole file at the first problem and lists them all; a command
+/// that imports feature by feature reads ``features``. Limits on the number of regions, radii and vertices belong
+/// to the caller; ``Feature/vertexCount`` is there to check the last.
+public struct RegionFile: Sendable {
+    /// What became of one element of `features`.
+    public struct Feature: Hashable, Sendable {
+        /// 0-based, in `features`.
+        public var index: Int
+        /// Where the feature's object opens.
+        public var position: TextPosition
+        /// The id, if the feature has a usable one (a duplicate included).
+        public var id: String?
+        /// The region; nil when the feature has problems.
+        public var region: Region?
+        /// The vertices of a polygon region, each ring's closing position not counted; 0 for a circle.
+        public var vertexCount: Int
+        /// What is wrong with the feature, ordered by position; empty when ``region`` is set.
+        public var problems: [RegionFileProblem]
+
+        public init(
+            index: Int,
+            position: TextPosition,
+            id: String?,
+            region: Region?,
+            vertexCount: Int,
+            problems: [RegionFileProblem]
+        ) {
+            self.index = index
+            self.position = position
+            self.id = id
+            self.region = region
+            self.vertexCount = vertexCount
+            self.problems = problems
+        }
+    }
+
+    /// At most this many problems are listed for one feature; one more problem says how many were left out.
+    public static let maximumProblemsPerFeature = 10
+    /// After this many problems, the features that follow are not checked (the JSON still is); one more problem
+    /// says so. This bounds the memory a hostile file can take.
+    public static let maximumProblems = 1_000
+
+    /// The name of the file in problems, as given to ``init(parsing:fileName:)``.
+    public var fileName: String
+    /// One entry per element of the `features` array read, in file order: all of them unless
+    /// ``collectionProblems`` says the file is malformed or has too many problems.
+    public var features: [Feature]
+    /// The problems of the file as a whole: malformed JSON, not a FeatureCollection, too many problems. When there
+    /// is one, ``features`` may stop short of the end of the file, and no feature of it should be used.
+    public var collectionProblems: [RegionFileProblem]
+
+    /// Reads a region file from its bytes (UTF-8).
+    ///
+    /// - Parameters:
+    ///   - bytes: the whole file; at most ``JSONLimits/maximumBytes`` (256 MiB) of the default ``JSONLimits``.
+    ///   - fileName: how problems name the file: `regions.geojson`.
+    public init(parsing bytes: [UInt8], fileName: String) {
+        var decoder = RegionFileDecoder(fileName: fileName)
+        decoder.decode(bytes)
+        self.fileName = fileName
+        self.features = decoder.features
+        self.collectionProblems = decoder.collectionProblems
+    }
+
+    /// The regions of the features without problems, in file order.
+    public var regions: [Region] { features.compactMap(\.region) }
+
+    /// Every problem, of the file and of its features, ordered by position.
+    public var problems: [RegionFileProblem] {
+        let all = collectionProblems + features.flatMap(\.problems)
+        return all.enumerated().sorted { ($0.element.position, $0.offset) < ($1.element.position, $1.offset) }
+            .map(\.element)
+    }
+
+    /// The regions of the file, if it has no problem at all.
+    ///
+    /// - Throws: ``RegionFileError`` with every problem in the file, ordered by position.
+    public func checkedRegions() throws(RegionFileError) -> [Region] {
+        let problems = problems
+        guard problems.isEmpty else { throw RegionFileError(problems: problems) }
+        return regions
+    }
+}
