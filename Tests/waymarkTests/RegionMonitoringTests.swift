@@ -175,4 +175,81 @@ struct RegionMonitoringTests {
         #expect(offline.count == 1)
         #expect(offline.first?["event"] as? String == "exit" && offline.first?["offline"] as? Bool == true)
     }
+
+    /// The fixes of a capture and a circle whose boundary runs through their middle (its center 300 m north).
+    static func boundaryThrough(_ log: String) throws -> Region {
+        let epochs = try CaptureOracle(chkPath: Fixtures.gpsdLog(log + ".chk")).epochs
+        try #require(!epochs.isEmpty)
+        let latitude = epochs.map(\.latitude).reduce(0, +) / Double(epochs.count)
+        let longitude = epochs.map(\.longitude).reduce(0, +) / Double(epochs.count)
+        let middle = Coordinate(latitude: latitude, longitude: longitude)
+        let center = Coordinate(latitude: latitude + 300 / 111_200, longitude: longitude)
+        return Region(id: "gate", shape: .circle(center: center, radius: Geodesic.distance(from: center, to: middle)))
+    }
+
+    /// The `region` events of a run over `log` with `region` and the `[regions]` lines given.
+    static func regionEvents(_ log: String, _ region: Region, _ settings: String) throws -> [[String: Any]] {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("regions.geojson")
+        try Data(RegionFile.encode([region])).write(to: file)
+        let (events, _) = try LiveRun.events(
+            log,
+            "[agent]\nstate_dir = \"\(directory.path)\"\n[regions]\nfile = \"\(file.path)\"\n\(settings)"
+        )
+        return events.filter { $0["type"] as? String == "region" }
+    }
+
+    @Test(
+        "a receiver parked on a boundary: with the default cushion and dwell no flapping, at most one change",
+        arguments: [("haicom-305N.log", true), ("motorola-t805.log", false)]
+    )
+    func parkedOnABoundary(log: String, jitters: Bool) throws {
+        let gate = try Self.boundaryThrough(log)
+        let defaults = try Self.regionEvents(log, gate, "max_accuracy = 1000")
+        #expect(defaults.count <= 1, "\(defaults)")
+        // The control: without cushion and dwell the same jitter crosses the boundary again and again
+        // (haicom-305N wanders tens of metres; motorola-t805's position freezes after a few fixes).
+        let raw = try Self.regionEvents(log, gate, "max_accuracy = 1000\ncushion = 0\ndwell = \"0s\"")
+        if jitters { #expect(raw.count > 2, "the jitter does cross the boundary: \(raw.count) crossings") }
+    }
+
+    @Test("a malformed region file while running: precise problems in the log, the regions monitored are kept")
+    func malformedFileKeepsRegions() throws {
+        let log = "haicom-305N.log"
+        let gate = try Self.boundaryThrough(log)
+        guard case .circle(let center, let radius) = gate.shape else { return }
+        // A region the receiver is inside for sure: the gate's circle, grown by 1 km.
+        let depot = Region(id: "depot", shape: .circle(center: center, radius: radius + 1000))
+        let gpsd = try GPSDTestServer(log: Fixtures.gpsdLog(log), feedDelay: 4)
+        let directory = try Fixtures.temporaryDirectory()
+        defer {
+            gpsd.stop()
+            gpsd.removeFiles()
+            try? FileManager.default.removeItem(at: directory)
+        }
+        let file = directory.appendingPathComponent("regions.geojson")
+        try Data(RegionFile.encode([depot])).write(to: file)
+        let config = directory.appendingPathComponent("waymark.toml")
+        try "[agent]\nstate_dir = \"\(directory.path)\"\n[regions]\nfile = \"\(file.path)\"\n".write(
+            to: config,
+            atomically: true,
+            encoding: .utf8
+        )
+        let agent = try WaymarkBinary.start([
+            "run", "--print", "--config", config.path, "--gpsd", "127.0.0.1:\(gpsd.port)",
+        ])
+        try agent.wait(seconds: 10, "the regions loaded") { agent.stderr.contains("1 regions loaded") }
+        // Two features with the same id: rejected as a whole.
+        try Data(RegionFile.encode([depot, Region(id: "depot", shape: .circle(center: center, radius: 5))])).write(
+            to: file
+        )
+        try agent.wait(seconds: 5, "the rejection") {
+            agent.stderr.contains("rejected; the regions monitored are kept")
+        }
+        #expect(agent.stderr.contains("features[1]"), "the problem names the feature: \(agent.stderr)")
+        try agent.wait(seconds: 20, "the depot's state") { agent.stdout.contains("\"type\":\"region_state\"") }
+        #expect(agent.stdout.contains("\"state\":\"inside\",\"id\":\"depot\""))
+        #expect(agent.interrupt() == 0)
+    }
 }
