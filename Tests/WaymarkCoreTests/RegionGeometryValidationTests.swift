@@ -81,7 +81,7 @@ import WaymarkCore
             shape: .polygons([[RegionGeometryTests.box(south: 40, west: 0, north: 50, east: 10)]]),
             code: .tooLarge,
             path: [],
-            message: "the polygons reach 700.2 km from their centre [5.0, 45.109222]: at most 500.0 km is "
+            message: "the polygons reach 700.2 km from their center [5.0, 45.109222]: at most 500.0 km is "
                 + "supported"
         ),
         Case(
@@ -89,7 +89,7 @@ import WaymarkCore
             code: .tooLarge,
             path: [],
             message: "the polygons spread over a large part of the globe: their vertices must lie within 500.0 km of "
-                + "their centre"
+                + "their center"
         ),
     ]
 

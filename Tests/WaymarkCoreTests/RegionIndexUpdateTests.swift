@@ -1,6 +1,7 @@
 import Testing
-import WaymarkCore
 import WaymarkTestSupport
+
+@testable import WaymarkCore
 
 @Suite struct RegionIndexUpdateTests {
     static func circle(_ id: String, _ latitude: Double, _ longitude: Double, radius: Double) throws -> PreparedRegion {
@@ -153,5 +154,19 @@ import WaymarkTestSupport
                 candidates: &candidates
             )
         }
+    }
+}
+
+@Suite struct RegionIndexLayoutTests {
+    /// What the index holds per region beyond a polygon's vertices (16 bytes each): the prepared region
+    /// (72 bytes), its cap (32) and its cells (16), by slot; its id in a dictionary; its slot in each cell.
+    @Test func perRegionBookkeeping() {
+        #expect(MemoryLayout<PreparedRegion?>.stride == 72)
+        #expect(MemoryLayout<RegionCap>.stride == 32)
+        #expect(MemoryLayout<RegionGrid.Extent>.stride == 16)
+        print(
+            "regions: strides PreparedRegion? \(MemoryLayout<PreparedRegion?>.stride) B, "
+                + "RegionCap \(MemoryLayout<RegionCap>.stride) B, extent \(MemoryLayout<RegionGrid.Extent>.stride) B"
+        )
     }
 }

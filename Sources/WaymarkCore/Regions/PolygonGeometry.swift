@@ -67,7 +67,7 @@ final class PolygonGeometry: Sendable {
         self.size = size
     }
 
-    /// The normalised mean of the outer rings' vertices as unit vectors (their closing positions left out).
+    /// The normalized mean of the outer rings' vertices as unit vectors (their closing positions left out).
     private static func reference(
         of polygons: [[[Coordinate]]],
         maximumSize: Double
@@ -86,12 +86,12 @@ final class PolygonGeometry: Sendable {
         }
         let horizontal = (sum.x * sum.x + sum.y * sum.y).squareRoot()
         // Vertices within 500 km of a point have a mean vector longer than 0.99; far shorter means they
-        // are spread over the globe, and the mean is no centre.
+        // are spread over the globe, and the mean is no center.
         guard (horizontal * horizontal + sum.z * sum.z).squareRoot() > 0.9 * Double(count) else {
             throw RegionGeometryError(
                 code: .tooLarge,
                 message: "the polygons spread over a large part of the globe: their vertices must lie within "
-                    + "\(kilometres(maximumSize)) of their centre"
+                    + "\(kilometres(maximumSize)) of their center"
             )
         }
         return Coordinate(latitude: Degrees.atan2(sum.z, horizontal), longitude: Degrees.atan2(sum.y, sum.x))
@@ -109,7 +109,7 @@ final class PolygonGeometry: Sendable {
         )
         return RegionGeometryError(
             code: .tooLarge,
-            message: "the polygons \(reach) from their centre \(RegionShape.geoJSON(rounded)): "
+            message: "the polygons \(reach) from their center \(RegionShape.geoJSON(rounded)): "
                 + "at most \(kilometres(maximumSize)) is supported"
         )
     }

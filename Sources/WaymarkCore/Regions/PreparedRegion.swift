@@ -8,7 +8,7 @@
 /// **Polygons** have geodesic edges, like the circles: an edge is the shortest path between its ends on
 /// WGS84, so a polygon across the antimeridian needs no splitting, and a polygon around a pole works (it
 /// is an ordinary point of the projection below). The edges are computed as straight lines in the gnomonic
-/// projection of Gauss's conformal sphere centred on the polygon's reference point (``center``), where a
+/// projection of Gauss's conformal sphere centered on the polygon's reference point (``center``), where a
 /// geodesic is straight to within 0.02 mm at 50 km from the center, 0.3 mm at 100 km, 1.3 cm at 250 km and
 /// 19 cm at ``maximumPolygonSize``, 500 km (the fourth power of the size). That plane keeps point-in-polygon
 /// an exact even-odd count and costs one projection per query; the distance to the nearest edge is read
@@ -29,7 +29,7 @@ public struct PreparedRegion: Sendable {
     public let name: String?
     public let notifyOnEntry: Bool
     public let notifyOnExit: Bool
-    /// The circle's center, or the polygon's reference point: the normalised mean of the unit vectors of
+    /// The circle's center, or the polygon's reference point: the normalized mean of the unit vectors of
     /// its outer rings' vertices, the point of tangency of its projection.
     public let center: Coordinate
     /// Every point of the region and of its boundary lies within `size` metres (geodesic) of ``center``:

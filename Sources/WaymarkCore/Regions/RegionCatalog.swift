@@ -3,7 +3,7 @@ public struct RegionLimits: Hashable, Sendable {
     public var maxRegions: Int
     /// Metres: a circle's radius, a polygon's reach from its reference point (``PreparedRegion/size``).
     public var maxRadius: Double
-    /// Positions over all the rings of a polygon region.
+    /// Positions over all the rings of a polygon region, each ring's closing repeat not counted.
     public var maxVertices: Int
 
     public init(maxRegions: Int = 100_000, maxRadius: Double = 100_000, maxVertices: Int = 1_000) {
