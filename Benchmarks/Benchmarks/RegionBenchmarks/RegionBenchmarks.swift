@@ -75,6 +75,21 @@ let benchmarks: @Sendable () -> Void = {
         blackHole(loaded)
     }
 
+    // The agent's whole load of a region file: parse the GeoJSON (written here, once, by the encoder the
+    // `waymark regions` commands use), check every feature, prepare the regions within the limits and
+    // build the index.
+    let fileBytes = RegionFile.encode(germany.regions)
+    Benchmark("regions.file.load", configuration: memory) { benchmark in
+        let bytes = fileBytes
+        benchmark.startMeasurement()
+        let file = RegionFile(parsing: bytes, fileName: "regions.geojson")
+        guard let regions = try? file.checkedRegions() else { fatalError("the generated file has problems") }
+        let (index, refusals) = RegionIndex.monitoring(regions, within: RegionLimits(maxRegions: 110_000, maxVertices: 1_000))
+        benchmark.stopMeasurement()
+        precondition(refusals.isEmpty, "\(refusals.first.map { "\($0.id): \($0.reason)" } ?? "")")
+        blackHole(index)
+    }
+
     for cellsPerDegree in [10, 20, 40] {
         let suffix = cellsPerDegree == RegionIndex.defaultCellsPerDegree ? "" : ".cells-\(cellsPerDegree)"
         Benchmark("regions.index.build" + suffix, configuration: memory) { benchmark in
