@@ -79,17 +79,23 @@ struct MagneticModelTests {
         }
     }
 
+    /// The model at a table row's place, height and date; within its validity, as every row is.
+    func field(for row: MagneticTestValues.Row) throws -> MagneticField {
+        let field = try #require(
+            model.field(at: row.coordinate, altitudeHAE: row.heightKilometres * 1_000, year: row.year),
+            "\(row)"
+        )
+        #expect(field.isWithinValidity, "\(row)")
+        return field
+    }
+
     @Test("the 12 points of the WMM2025 report, to 0.1 nT, 0.1 nT/yr, 0.01° and 0.01°/yr as printed")
     func reportTable() throws {
         let rows = try MagneticTestValues.report()
         try #require(rows.count == 12)
         var worst = Worst()
         for row in rows {
-            let field = try #require(
-                model.field(at: row.coordinate, altitudeHAE: row.heightKilometres * 1_000, year: row.year),
-                "\(row)"
-            )
-            #expect(field.isWithinValidity, "\(row)")
+            let field = try field(for: row)
             let degrees = Self.printed(0.01)
             Self.expectMatches(field, row, within: { $0.isAngle ? degrees : Self.printed(0.1) }, worst: &worst)
             if let published = row.gridVariation {
@@ -116,11 +122,7 @@ struct MagneticModelTests {
         try #require(rows.count == 100)
         var worst = Worst()
         for row in rows {
-            let field = try #require(
-                model.field(at: row.coordinate, altitudeHAE: row.heightKilometres * 1_000, year: row.year),
-                "\(row)"
-            )
-            #expect(field.isWithinValidity, "\(row)")
+            let field = try field(for: row)
             #expect((field.gridVariation != nil) == (abs(row.latitude) >= 55), "\(row)")
             Self.expectMatches(field, row, within: Self.highPrecisionTolerance, worst: &worst)
         }

@@ -84,7 +84,8 @@ let benchmarks: @Sendable () -> Void = {
         benchmark.startMeasurement()
         let file = RegionFile(parsing: bytes, fileName: "regions.geojson")
         guard let regions = try? file.checkedRegions() else { fatalError("the generated file has problems") }
-        let (index, refusals) = RegionIndex.monitoring(regions, within: RegionLimits(maxRegions: 110_000, maxVertices: 1_000))
+        let limits = RegionLimits(maxRegions: 110_000, maxVertices: 1_000)
+        let (index, refusals) = RegionIndex.monitoring(regions, within: limits)
         benchmark.stopMeasurement()
         precondition(refusals.isEmpty, "\(refusals.first.map { "\($0.id): \($0.reason)" } ?? "")")
         blackHole(index)
