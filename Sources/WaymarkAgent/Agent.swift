@@ -28,6 +28,7 @@ public enum Agent {
             batches: connection.batches(),
             configuration: configuration,
             regionStates: RegionStateFile(stateDirectory: configuration.agent.stateDirectory),
+            setWatching: { connection.setWatching($0) },
             sink: sink,
             logger: logger
         )
@@ -73,6 +74,11 @@ public enum Agent {
 
     /// Replays a recording through the same pipeline; `speed` N paces it at N× the recorded time,
     /// nil runs as fast as possible.
+    ///
+    /// The core's deadlines (a no-fix pause, the probes while paused) fire on the simulated clock, and
+    /// while the core does not watch the receiver (paused with power saving, between probes) the
+    /// recording's reports are skipped as gpsd would not have sent them: a replay gives the pauses and
+    /// trips a live run would have.
     public static func replay(
         _ source: any ReplaySource,
         configuration: Configuration = .init(),
@@ -91,18 +97,37 @@ public enum Agent {
                 logger.error("\(file) rejected; no regions are monitored")
             }
         }
-        var previous: MonotonicInstant?
+        var previous: SourceUpdate?
+        var unwatched = 0
         while let update = source.next() {
             if let loaded = regions.take() { core.monitor(loaded, at: update.wallClock) }
-            if let speed, let previous, update.monotonic > previous {
+            if let speed, let previous, update.monotonic > previous.monotonic {
                 sink.flush()
-                try await Task.sleep(for: (update.monotonic - previous) / speed)
+                try await Task.sleep(for: (update.monotonic - previous.monotonic) / speed)
             }
-            previous = update.monotonic
+            if let previous { advance(&core, from: previous, to: update.monotonic) }
+            previous = update
+            if !core.wantsWatch && update.event.isReceiverData {
+                unwatched += 1
+                continue
+            }
             core.process(update)
         }
+        core.finish()
         sink.flush()
+        if unwatched > 0 { logger.info("\(unwatched) reports skipped while the watch was stopped") }
         return core.counters
+    }
+
+    /// Fires the core's deadlines that fall before `instant` on the simulated clock, each stamped with the
+    /// replay's wall clock carried forward from `previous`.
+    private static func advance(_ core: inout AgentCore, from previous: SourceUpdate, to instant: MonotonicInstant) {
+        // Each deadline moves on once it fired; the bound keeps a core that left one in place from hanging.
+        for _ in 0..<1000 {
+            guard let deadline = core.nextDeadline, deadline <= instant else { return }
+            let now = max(deadline, previous.monotonic)
+            core.advance(to: now, wallClock: previous.wallClock.advanced(by: now - previous.monotonic))
+        }
     }
 
     /// A peer that goes away mid-write (gpsd dying while libgps sends `WATCH`, or the reader of

@@ -33,14 +33,8 @@ import WaymarkCore
 
     /// What a reader of the log sees of an event: its type, or an error's code.
     static func summary(_ event: Event) -> String {
-        switch event.kind {
-        case .location: "location"
-        case .heading: "heading"
-        case .region: "region"
-        case .regionState: "region_state"
-        case .status: "status"
-        case .error(let report): report.code.rawValue
-        }
+        guard case .error(let report) = event.kind else { return event.type }
+        return report.code.rawValue
     }
 
     /// Feeds `events` one per second and returns what each one produced. Each fix is an epoch of its own:
@@ -434,5 +428,25 @@ import WaymarkCore
                 #expect(!status.fixMode.hasFix, "status with fix_mode \(status.fixMode.rawValue)")
             }
         }
+    }
+
+    @Test("while paused no location is delivered but the heartbeat")
+    func pausedDelivery() {
+        var activity = ActivitySettings()
+        activity.pauseAfter = .seconds(30)
+        activity.powerSave = false
+        var location = LocationSettings()
+        location.heartbeat = .seconds(20)
+        var pipeline = EventPipeline(location: location, activity: activity)
+        let parked = [Self.connected] + Array(repeating: Self.fix3, count: 90)
+        let produced = Self.run(parked, into: &pipeline)
+        let types = produced.map { $0.map(Self.summary).filter { $0 != "status" } }
+        // The heartbeat delivers at seconds 0 and 20 (update 1 is second 0); the fix of second 30 pauses and is
+        // held; while paused the heartbeat still delivers, at seconds 40, 60 and 80.
+        let delivered = types.indices.filter { types[$0].contains("location") }
+        #expect(delivered == [1, 21, 41, 61, 81], "\(delivered)")
+        #expect(types[31] == ["pause"])
+        #expect(pipeline.counters["paused"] == 57 && pipeline.counters["pause"] == 1)
+        #expect(pipeline.activity.isPaused)
     }
 }

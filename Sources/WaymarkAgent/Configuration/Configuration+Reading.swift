@@ -6,6 +6,7 @@ extension Configuration {
         ConfigurationSection("gpsd") { section, configuration in configuration.gpsd.read(from: &section) },
         ConfigurationSection("location") { section, configuration in configuration.location.read(from: &section) },
         ConfigurationSection("heading") { section, configuration in configuration.heading.read(from: &section) },
+        ConfigurationSection("activity") { section, configuration in configuration.activity.read(from: &section) },
         ConfigurationSection("regions") { section, configuration in configuration.regions.read(from: &section) },
     ]
 

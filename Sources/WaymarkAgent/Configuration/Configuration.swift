@@ -12,6 +12,8 @@ public struct Configuration: Sendable, Equatable {
     public var location: LocationSettings
     /// `[heading]`: `heading` events, true and magnetic.
     public var heading: HeadingSettings
+    /// `[activity]`: automatic pauses, power saving while paused, trips.
+    public var activity: ActivitySettings
     /// `[regions]`: region monitoring.
     public var regions: RegionsSettings
 
@@ -20,12 +22,14 @@ public struct Configuration: Sendable, Equatable {
         gpsd: GPSDSettings = .init(),
         location: LocationSettings = .init(),
         heading: HeadingSettings = .init(),
+        activity: ActivitySettings = .init(),
         regions: RegionsSettings = .init()
     ) {
         self.agent = agent
         self.gpsd = gpsd
         self.location = location
         self.heading = heading
+        self.activity = activity
         self.regions = regions
     }
 

@@ -17,6 +17,7 @@ struct AgentCore {
             location: configuration.location,
             heading: configuration.heading,
             regions: configuration.regions.monitor,
+            activity: configuration.activity,
             savedInside: savedInside
         )
         self.sink = sink
@@ -25,11 +26,32 @@ struct AgentCore {
 
     var counters: Counters { pipeline.counters }
 
-    /// Applies reloaded `[location]`, `[heading]` and `[regions]` settings; what the pipeline knows is kept.
-    mutating func apply(_ configuration: Configuration) {
+    /// Applies reloaded `[location]`, `[heading]`, `[activity]` and `[regions]` settings; what the pipeline
+    /// knows is kept.
+    mutating func apply(_ configuration: Configuration, wallClock: Timestamp) {
         pipeline.locationSettings = configuration.location
         pipeline.headingSettings = configuration.heading
         pipeline.regionSettings = configuration.regions.monitor
+        var events = pipeline.applyActivity(configuration.activity, wallClock: wallClock)
+        deliver(&events)
+    }
+
+    /// When the core next has something to do without input (``EventPipeline/advance(to:wallClock:)``).
+    var nextDeadline: MonotonicInstant? { pipeline.activity.nextDeadline }
+
+    /// Whether the receiver is to be watched now (false while paused with power saving, between probes).
+    var wantsWatch: Bool { pipeline.activity.wantsWatch }
+
+    /// Time passes without input.
+    mutating func advance(to now: MonotonicInstant, wallClock: Timestamp) {
+        var events = pipeline.advance(to: now, wallClock: wallClock)
+        deliver(&events)
+    }
+
+    /// The agent stops: the trip in progress ends.
+    mutating func finish() {
+        var events = pipeline.finish()
+        deliver(&events)
     }
 
     /// Monitors a loaded region file; the refused regions' errors are delivered stamped `time`.
@@ -88,6 +110,22 @@ struct AgentCore {
                     == true ? .debug : .info
             loggedStatus = status
             logger.log(level: level, "status changed", metadata: metadata)
+        case .pause(let pause):
+            var metadata: Logger.Metadata = ["reason": "\(pause.reason.rawValue)", "seq": "\(event.seq)"]
+            if let position = pause.position { metadata["position"] = "\(position.latitude),\(position.longitude)" }
+            logger.info("location updates paused", metadata: metadata)
+        case .resume(let resume):
+            var metadata: Logger.Metadata = ["reason": "\(resume.reason.rawValue)", "seq": "\(event.seq)"]
+            if let distance = resume.distance { metadata["moved_m"] = "\(Int(distance.rounded()))" }
+            logger.info("location updates resumed", metadata: metadata)
+        case .trip(let trip):
+            logger.info(
+                "trip ended",
+                metadata: [
+                    "reason": "\(trip.endReason.rawValue)", "distance_m": "\(Int(trip.distance.rounded()))",
+                    "duration_s": "\(Int(trip.duration.secondsValue.rounded()))", "seq": "\(event.seq)",
+                ]
+            )
         case .location, .heading, .region, .regionState:
             break
         }

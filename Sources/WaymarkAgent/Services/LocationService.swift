@@ -5,9 +5,12 @@ import WaymarkCore
 import WaymarkGPSD
 
 /// The live agent: reads a source's batches of updates until graceful shutdown, runs them through the
-/// core and delivers the events, one write per batch.
+/// core and delivers the events, one write per batch. Between batches it wakes only at the core's next
+/// deadline (a no-fix pause, a probe), and it tells the source whether to watch the receiver.
 public final class LocationService: Service, Sendable {
     private let batches: AsyncStream<[SourceUpdate]>
+    /// Turns the receiver's watch on and off (power saving while paused).
+    private let setWatching: @Sendable (Bool) -> Void
     private let configuration: Configuration
     private let sink: any EventSink
     private let logger: Logger
@@ -23,10 +26,12 @@ public final class LocationService: Service, Sendable {
         batches: AsyncStream<[SourceUpdate]>,
         configuration: Configuration,
         regionStates: RegionStateFile?,
+        setWatching: @escaping @Sendable (Bool) -> Void = { _ in },
         sink: any EventSink,
         logger: Logger
     ) {
         self.batches = batches
+        self.setWatching = setWatching
         self.configuration = configuration
         self.regionStates = regionStates
         self.sink = sink
@@ -47,6 +52,12 @@ public final class LocationService: Service, Sendable {
     /// The counters when ``run()`` returned.
     public var counters: Counters { finalCounters.withLock { $0 } }
 
+    /// What wakes the service: a batch from the source, or the core's deadline.
+    private enum Input: Sendable {
+        case batch([SourceUpdate])
+        case deadline
+    }
+
     public func run() async {
         var core = AgentCore(
             configuration: configuration,
@@ -54,14 +65,36 @@ public final class LocationService: Service, Sendable {
             sink: sink,
             logger: logger
         )
+        let (inputs, continuation) = AsyncStream.makeStream(of: Input.self)
+        let batches = self.batches
+        let forwarding = Task {
+            for await batch in batches { continuation.yield(.batch(batch)) }
+            continuation.finish()
+        }
+        var timer = DeadlineTimer(continuation: continuation)
+        var watching = true
         var saveFailed = false
-        for await batch in batches.cancelOnGracefulShutdown() {
-            if let configuration = pendingConfiguration.withLock({ $0.take() }) { core.apply(configuration) }
-            if let regions = pendingRegions.withLock({ $0.take() }) {
-                core.monitor(regions, at: batch.first?.wallClock ?? SystemClocks.wall())
+        for await input in inputs.cancelOnGracefulShutdown() {
+            if let configuration = pendingConfiguration.withLock({ $0.take() }) {
+                core.apply(configuration, wallClock: SystemClocks.wall())
             }
-            for update in batch { core.process(update) }
+            switch input {
+            case .batch(let batch):
+                if let regions = pendingRegions.withLock({ $0.take() }) {
+                    core.monitor(regions, at: batch.first?.wallClock ?? SystemClocks.wall())
+                }
+                for update in batch { core.process(update) }
+            case .deadline:
+                timer.fired()
+                core.advance(to: SystemClocks.monotonic(), wallClock: SystemClocks.wall())
+            }
             sink.flush()
+            if core.wantsWatch != watching {
+                watching = core.wantsWatch
+                logger.debug(watching ? "watching the receiver" : "watch stopped while paused")
+                setWatching(watching)
+            }
+            timer.arm(at: core.nextDeadline)
             if let inside = core.changedInsideRegions(), let regionStates {
                 do {
                     try regionStates.save(inside)
@@ -72,9 +105,44 @@ public final class LocationService: Service, Sendable {
                 }
             }
         }
+        timer.cancel()
+        forwarding.cancel()
+        core.finish()
         sink.flush()
         let counters = core.counters
         finalCounters.withLock { $0 = counters }
         logger.info("stopped", metadata: ["counters": "\(counters.summary)"])
+    }
+
+    /// Wakes the service at the core's next deadline. Re-armed only when the deadline comes earlier: a
+    /// deadline that moved later fires early once, finds nothing to do, and is armed again — one wake-up
+    /// instead of a new timer task for every fix.
+    private struct DeadlineTimer {
+        let continuation: AsyncStream<Input>.Continuation
+        private var armed: MonotonicInstant?
+        private var task: Task<Void, Never>?
+
+        init(continuation: AsyncStream<Input>.Continuation) { self.continuation = continuation }
+
+        mutating func arm(at deadline: MonotonicInstant?) {
+            guard let deadline, armed.map({ deadline < $0 }) ?? true else { return }
+            task?.cancel()
+            armed = deadline
+            let continuation = continuation
+            task = Task {
+                let wait = deadline - SystemClocks.monotonic()
+                // A little late rather than early, so the core finds its deadline passed.
+                if wait > .zero { try? await Task.sleep(for: wait + .milliseconds(1)) }
+                guard !Task.isCancelled else { return }
+                continuation.yield(.deadline)
+            }
+        }
+
+        mutating func fired() {
+            armed = nil
+            task = nil
+        }
+
+        func cancel() { task?.cancel() }
     }
 }

@@ -21,6 +21,9 @@ public struct Event: Hashable, Sendable {
         case heading(Heading)
         case region(RegionEvent)
         case regionState(RegionStateReport)
+        case pause(PauseReport)
+        case resume(ResumeReport)
+        case trip(TripSummary)
         case status(Status)
         case error(ErrorReport)
     }
@@ -32,6 +35,9 @@ public struct Event: Hashable, Sendable {
         case .heading: "heading"
         case .region: "region"
         case .regionState: "region_state"
+        case .pause: "pause"
+        case .resume: "resume"
+        case .trip: "trip"
         case .status: "status"
         case .error: "error"
         }

@@ -47,6 +47,16 @@ public struct EventEncoder: Sendable {
             case .regionState(let report):
                 writer.string("state", report.state.rawValue)
                 writer.string("id", report.id)
+            case .pause(let pause):
+                writer.string("reason", pause.reason.rawValue)
+                writer.coordinate(pause.position)
+                if let since = pause.since { writer.timestamp("since", since) }
+            case .resume(let resume):
+                writer.string("reason", resume.reason.rawValue)
+                writer.coordinate(resume.position)
+                writer.number("distance", resume.distance.map { JSONObjectWriter.rounded($0, places: 1) })
+            case .trip(let trip):
+                writer.trip(trip)
             case .status(let status):
                 writer.string("gpsd", status.gpsd.rawValue)
                 if let device = status.device { writer.string("device_path", device) }
@@ -76,6 +86,35 @@ public struct EventEncoder: Sendable {
 }
 
 extension JSONObjectWriter {
+    fileprivate mutating func coordinate(_ coordinate: Coordinate?) {
+        guard let coordinate else { return }
+        number("lat", coordinate.latitude)
+        number("lon", coordinate.longitude)
+    }
+
+    /// A trip's summary; its end is the event's `time`, `lat` and `lon`.
+    fileprivate mutating func trip(_ trip: TripSummary) {
+        string("reason", trip.endReason.rawValue)
+        coordinate(trip.endPosition)
+        timestamp("start_time", trip.start)
+        number("start_lat", trip.startPosition.latitude)
+        number("start_lon", trip.startPosition.longitude)
+        number("distance", Self.rounded(trip.distance, places: 1))
+        number("duration", trip.duration.secondsValue)
+        number("moving_time", trip.movingTime.secondsValue)
+        number("idle_time", trip.idleTime.secondsValue)
+        integer("stops", Int64(trip.stops))
+        number("max_speed", trip.maxSpeed)
+        number("avg_speed", trip.averageSpeed.map { Self.rounded($0, places: 3) })
+        strings("regions_entered", trip.regionsEntered)
+    }
+
+    static func rounded(_ value: Double, places: Int) -> Double {
+        var scale = 1.0
+        for _ in 0..<places { scale *= 10 }
+        return (value * scale).rounded() / scale
+    }
+
     fileprivate mutating func location(_ location: Location) {
         number("lat", location.latitude)
         number("lon", location.longitude)

@@ -1,4 +1,4 @@
-/// Appends one flat JSON object, and a newline, to a caller's byte buffer, member by member.
+/// Appends one JSON object (flat but for arrays of strings), and a newline, to a caller's byte buffer, member by member.
 struct JSONObjectWriter {
     private var buffer: [UInt8] = []
     private var isFirst = true
@@ -39,6 +39,17 @@ struct JSONObjectWriter {
         } else {
             buffer.append(contentsOf: value.description.utf8)
         }
+    }
+
+    /// An array of strings; written even when empty.
+    mutating func strings(_ key: StaticString, _ values: [String]) {
+        self.key(key)
+        buffer.append(UInt8(ascii: "["))
+        for (index, value) in values.enumerated() {
+            if index > 0 { buffer.append(UInt8(ascii: ",")) }
+            appendQuoted(value)
+        }
+        buffer.append(UInt8(ascii: "]"))
     }
 
     mutating func timestamp(_ key: StaticString, _ value: Timestamp) {

@@ -19,6 +19,8 @@ public struct LocationFilter: Sendable {
     public private(set) var newestFix: Location?
     /// The jump of the GPS time base found at the last fix, if that fix restarted the freshness check.
     public private(set) var timeBaseJump: Duration?
+    /// Whether location updates are paused (``ActivityMonitor``): only the heartbeat delivers.
+    public var isPaused = false
 
     /// How long a held-back fix is remembered as the best before a newer, less accurate one replaces it.
     public static let inaccurateMemory = Duration.seconds(60)
@@ -49,13 +51,25 @@ public struct LocationFilter: Sendable {
         freshness.startNewStream()
     }
 
-    /// Decides about one fix.
+    /// Decides about one fix: ``vet(_:arrival:wallClock:wallClockSynchronized:)``, then ``decide(_:)``.
     public mutating func consider(
         _ location: Location,
         arrival: MonotonicInstant,
         wallClock: Timestamp,
         wallClockSynchronized: Bool
     ) -> LocationVerdict {
+        let held = vet(location, arrival: arrival, wallClock: wallClock, wallClockSynchronized: wallClockSynchronized)
+        return held.map(LocationVerdict.hold) ?? decide(location)
+    }
+
+    /// Checks one fix: fresh, in order and accurate enough. Returns why it is held back, or nil when it is
+    /// accepted (the last known location) and ``decide(_:)`` is to be asked whether it is delivered.
+    public mutating func vet(
+        _ location: Location,
+        arrival: MonotonicInstant,
+        wallClock: Timestamp,
+        wallClockSynchronized: Bool
+    ) -> HoldReason? {
         timeBaseJump = nil
         switch freshness.judge(
             location.time,
@@ -64,10 +78,10 @@ public struct LocationFilter: Sendable {
             wallClockSynchronized: wallClockSynchronized
         ) {
         case .fresh: break
-        case .stale: return .hold(.stale)
-        case .outOfOrder: return .hold(.outOfOrder)
-        case .ahead: return .hold(.timeJump)
-        case .duplicate: return .hold(.repeatedEpoch)
+        case .stale: return .stale
+        case .outOfOrder: return .outOfOrder
+        case .ahead: return .timeJump
+        case .duplicate: return .repeatedEpoch
         case .timeBaseReset(let jump):
             timeBaseJump = jump
             lastDelivered = nil
@@ -81,13 +95,18 @@ public struct LocationFilter: Sendable {
         newestFix = location
         guard settings.desiredAccuracy.accepts(location.horizontalAccuracy, mode: location.mode) else {
             if Self.replaces(bestInaccurate, with: location) { bestInaccurate = location }
-            return .hold(.inaccurate)
+            return .inaccurate
         }
         lastAccepted = location
         bestInaccurate = nil
+        return nil
+    }
 
+    /// Whether an accepted fix is delivered: by a trigger, or (while ``isPaused``) by the heartbeat only.
+    public mutating func decide(_ location: Location) -> LocationVerdict {
         guard let trigger = trigger(for: location) else {
             noteReferences(of: location)
+            if isPaused { return .hold(.paused) }
             switch settings.mode {
             case .significantChange: return .hold(.filteredSignificantChange)
             case .standard: return .hold(settings.distanceFilter > 0 ? .filteredDistance : .filteredTriggers)
@@ -103,10 +122,14 @@ public struct LocationFilter: Sendable {
 
     /// The trigger that delivers an accepted fix, if any; the cheap ones are tried first.
     private func trigger(for location: Location) -> DeliveryTrigger? {
-        guard let last = lastDelivered else { return .first }
+        let heartbeat = settings.heartbeat.nanoseconds
+        guard let last = lastDelivered else {
+            guard isPaused else { return .first }
+            return heartbeat > 0 ? .heartbeat : nil
+        }
         let time = location.time.nanosecondsSince1970
         let elapsed = time &- lastDeliveredTime
-        let heartbeat = settings.heartbeat.nanoseconds
+        if isPaused { return heartbeat > 0 && elapsed >= heartbeat ? .heartbeat : nil }
         switch settings.mode {
         case .significantChange:
             let origin = significantOrigin ?? last

@@ -48,12 +48,14 @@ public enum HoldReason: String, Hashable, Sendable, CaseIterable {
     case filteredTriggers = "filtered_triggers"
     /// Not yet `significant_distance` and `significant_interval` from the last delivery.
     case filteredSignificantChange = "filtered_significant_change"
+    /// Location updates are paused (stationary, or no fix) and no heartbeat is due.
+    case paused
 
     /// Whether the fix was held for its time (stale, repeated, out of order, ahead), not for what it says.
     public var isAboutTime: Bool {
         switch self {
         case .stale, .outOfOrder, .repeatedEpoch, .timeJump: true
-        case .inaccurate, .filteredDistance, .filteredTriggers, .filteredSignificantChange: false
+        case .inaccurate, .filteredDistance, .filteredTriggers, .filteredSignificantChange, .paused: false
         }
     }
 }

@@ -4,7 +4,7 @@
 /// connection, the device or the fix mode changes, with the last known location) and errors following Core
 /// Location's model: `gpsd_unavailable` and `no_device` once per outage, `location_unknown` once when the
 /// fix is lost, cleared by the next fix and never stopping anything. Every fix not delivered is counted
-/// under its reason. Heading, regions and activity plug in here in later issues.
+/// under its reason. Headings, region crossings and the activity's pauses, resumes and trips join them.
 ///
 /// Pure: no clock reads; the update carries its own times.
 public struct EventPipeline: Sendable {
@@ -20,6 +20,7 @@ public struct EventPipeline: Sendable {
 
     public private(set) var heading: HeadingFilter
     public private(set) var regions: RegionMonitor<RegionIndex>
+    public private(set) var activity: ActivityMonitor
     /// Whether the set of regions the vehicle is inside changed since ``takeRegionChanges()``: the agent
     /// then saves it.
     public private(set) var regionsChanged = false
@@ -29,9 +30,11 @@ public struct EventPipeline: Sendable {
         location settings: LocationSettings = .init(),
         heading headingSettings: HeadingSettings = .init(),
         regions regionSettings: RegionSettings = .init(),
+        activity activitySettings: ActivitySettings = .init(),
         savedInside: Set<String>? = nil
     ) {
         filter = LocationFilter(settings: settings)
+        activity = ActivityMonitor(settings: activitySettings)
         heading = HeadingFilter(settings: headingSettings)
         regions = RegionMonitor(lookup: RegionIndex(), settings: regionSettings, savedInside: savedInside)
     }
@@ -81,10 +84,39 @@ public struct EventPipeline: Sendable {
     /// The last location delivered.
     public var lastLocation: Location? { filter.lastDelivered }
 
+    /// Applies reloaded `[activity]` settings; turning automatic pausing off ends a pause (a `resume`).
+    public mutating func applyActivity(_ settings: ActivitySettings, wallClock: Timestamp) -> [Event] {
+        var events: [Event] = []
+        record(activity.apply(settings, time: eventTime(wallClock)), received: nil, into: &events)
+        filter.isPaused = activity.isPaused
+        return events
+    }
+
+    /// Time passes without input (the agent's timer, at ``ActivityMonitor/nextDeadline``): the no-fix pause
+    /// and the probes while paused.
+    public mutating func advance(to now: MonotonicInstant, wallClock: Timestamp) -> [Event] {
+        var events: [Event] = []
+        record(activity.advance(to: now, time: eventTime(wallClock)), received: nil, into: &events)
+        filter.isPaused = activity.isPaused
+        return events
+    }
+
+    /// The agent stops, or the replay ended: the trip in progress ends (a `trip` with reason `shutdown`).
+    public mutating func finish() -> [Event] {
+        var events: [Event] = []
+        record(activity.finish(), received: nil, into: &events)
+        return events
+    }
+
     public mutating func handle(_ update: SourceUpdate) -> [Event] {
         var events: [Event] = []
         let previous = status
         lastVerdict = nil
+        record(
+            activity.advance(to: update.monotonic, time: eventTime(update)),
+            received: update.received,
+            into: &events
+        )
         if heading.settings.enabled {
             record(heading.expire(at: update.monotonic, time: eventTime(update)), update, into: &events)
         }
@@ -124,12 +156,18 @@ public struct EventPipeline: Sendable {
                 events.append(error(.noDevice, message, update))
             }
         case .location(let location):
-            let verdict = filter.consider(
+            let held = filter.vet(
                 location,
                 arrival: update.monotonic,
                 wallClock: update.wallClock,
                 wallClockSynchronized: update.wallClockSynchronized
             )
+            if held == nil || held == .inaccurate {
+                let changes = activity.observe(location, arrival: update.monotonic, usable: held == nil)
+                record(changes, received: update.received, into: &events)
+            }
+            filter.isPaused = activity.isPaused
+            let verdict = held.map(LocationVerdict.hold) ?? filter.decide(location)
             lastVerdict = verdict
             // A stale, repeated or out-of-order fix says nothing about the receiver now.
             if verdict.isCurrent {
@@ -151,8 +189,10 @@ public struct EventPipeline: Sendable {
             if verdict.isCurrent {
                 for transition in regions.observe(location) { record(transition, update, into: &events) }
             }
-        case .noFix:
+        case .noFix(_, let time):
             counters.count("no_fix")
+            record(activity.noFix(time: time, arrival: update.monotonic), received: update.received, into: &events)
+            filter.isPaused = activity.isPaused
             // An epoch without a usable position is no fix, whatever mode the receiver claimed.
             status.fixMode = .noFix
             if heading.settings.enabled { record(heading.fixLost(time: eventTime(update)), update, into: &events) }
@@ -188,6 +228,15 @@ public struct EventPipeline: Sendable {
         return events
     }
 
+    /// The activity's `pause`, `resume` and `trip` events, counted.
+    private mutating func record(_ changes: [Event], received: Timestamp?, into events: inout [Event]) {
+        for var change in changes {
+            counters.count(change.type)
+            change.received = received
+            events.append(change)
+        }
+    }
+
     /// The heading event and the failure of one heading step, counted.
     private mutating func record(_ step: HeadingFilter.Step, _ update: SourceUpdate, into events: inout [Event]) {
         if step.rejectedReading { counters.count("heading_invalid") }
@@ -217,6 +266,7 @@ public struct EventPipeline: Sendable {
                 return
             }
             counters.count("region")
+            if change.state == .inside { activity.entered(region: transition.regionID) }
             let region = RegionEvent(
                 id: transition.regionID,
                 crossing: change.state == .inside ? .enter : .exit,
@@ -245,7 +295,11 @@ public struct EventPipeline: Sendable {
     /// without a real-time clock boots in 1970, and its events must not sort before the fixes they follow.
     private func eventTime(_ update: SourceUpdate) -> Timestamp {
         if case .location(let location) = update.event { return location.time }
-        guard let last = filter.newestFix?.time, last > update.wallClock else { return update.wallClock }
+        return eventTime(update.wallClock)
+    }
+
+    private func eventTime(_ wallClock: Timestamp) -> Timestamp {
+        guard let last = filter.newestFix?.time, last > wallClock else { return wallClock }
         return last
     }
 

@@ -71,3 +71,14 @@ public struct SourceUpdate: Hashable, Sendable {
         self.wallClockSynchronized = wallClockSynchronized
     }
 }
+
+extension SourceEvent {
+    /// Whether the event reports what the receiver measured (a fix, an epoch without one, attitude,
+    /// satellites): what gpsd sends only to a client that watches.
+    public var isReceiverData: Bool {
+        switch self {
+        case .location, .noFix, .attitude, .sky: true
+        case .connected, .unavailable, .deviceActive, .deviceGone, .gpsdError, .rejected, .dropped: false
+        }
+    }
+}

@@ -34,6 +34,11 @@ struct ConnectionWorker {
     private var clockSynchronized = false
     private var clockCheckedAt: MonotonicInstant?
     private static let clockCheckInterval: Duration = .seconds(1)
+    /// After the watch is stopped, how long messages already sent are still read (gpsd's reply, the
+    /// epoch in flight) before the thread sleeps.
+    private static let unwatchDrain: Duration = .milliseconds(250)
+    /// While not watching, how often the thread looks whether gpsd closed the connection.
+    private static let unwatchedCheckInterval: Duration = .seconds(30)
 
     init(control: WorkerControl, continuation: AsyncStream<[SourceUpdate]>.Continuation) {
         self.control = control
@@ -70,27 +75,55 @@ struct ConnectionWorker {
         backoff = Backoff(minimum: new.reconnectMinimum, maximum: new.reconnectMaximum)
     }
 
-    /// One connected session; returns why it ended.
-    private mutating func session() -> String {
+    /// Sends `WATCH_ENABLE | WATCH_JSON` (for the configured device), or `WATCH_DISABLE`; true when sent.
+    private func watch(_ on: Bool) -> Bool {
+        guard on else { return waymark_watch_disable(data.pointer) == 0 }
         let device = configuration.device
-        let watched =
+        let sent =
             device.map { $0.withCString { waymark_watch_enable(data.pointer, $0) } }
             ?? waymark_watch_enable(data.pointer, nil)
-        guard watched == 0 else { return "gpsd refused the watch request" }
+        return sent == 0
+    }
+
+    /// One connected session; returns why it ended.
+    ///
+    /// While the owner does not want the receiver watched (a paused agent saving power), the watch is
+    /// stopped so gpsd can release the receiver, and the thread sleeps until asked to watch again, looking
+    /// every ``unwatchedCheckInterval`` whether gpsd closed the connection.
+    private mutating func session() -> String {
+        let device = configuration.device
+        _ = control.takeWatchRequest()
+        var watching = control.wantsWatch
+        guard !watching || watch(true) else { return "gpsd refused the watch request" }
         guard waymark_set_nonblocking(data.pointer) == 0 else {
             return "cannot configure the connection: \(String(cString: strerror(errno)))"
         }
+        var drainUntil = MonotonicInstant.zero
         var builder = SourceEventBuilder(device: device, epochs: .init(quietPeriod: configuration.epochQuietPeriod))
         var announced = false
         var foreignLines = 0
         defer { for event in builder.finish() { emit(event) } }
         while !control.isStopped && !control.hasChanged {
+            if let wanted = control.takeWatchRequest(), wanted != watching {
+                watching = wanted
+                guard watch(wanted) else {
+                    return "sending the watch request failed: \(String(cString: strerror(errno)))"
+                }
+                if !wanted { drainUntil = SystemClocks.monotonic() + Self.unwatchDrain }
+            }
             // With updates pending, wait briefly for the rest of the burst; hand the batch over once it ends.
             let now = SystemClocks.monotonic()
             var wait = Self.pollInterval
             if let deadline = builder.deadline { wait = max(.zero, min(wait, deadline - now)) }
             if !batch.isEmpty {
                 wait = max(.zero, min(wait, Self.coalescing, Self.batchAgeLimit - (now - batchStarted)))
+            }
+            if !watching && batch.isEmpty && builder.deadline == nil && now >= drainUntil {
+                // Nothing expected: sleep until asked to watch, then look at the socket without waiting.
+                guard control.sleep(for: Self.unwatchedCheckInterval, wakingOnWatch: true) == .timedOut else {
+                    continue
+                }
+                wait = .zero
             }
             var failed = false
             let ready = waymark_waiting(data.pointer, Int32(clamping: wait.nanoseconds / 1000), &failed)

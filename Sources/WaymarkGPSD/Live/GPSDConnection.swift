@@ -46,6 +46,7 @@ public final class GPSDConnection: Sendable {
     private struct State {
         var configuration: Configuration
         var controls: [ObjectIdentifier: WorkerControl] = [:]
+        var watching = true
     }
 
     private let state: Mutex<State>
@@ -64,6 +65,16 @@ public final class GPSDConnection: Sendable {
         }
     }
 
+    /// Stops or restarts the watch of every running stream: false sends `WATCH_DISABLE` (gpsd may then
+    /// release the receiver) and lets the thread sleep; true watches again at once. Streams started later
+    /// begin with the watch asked for last.
+    public func setWatching(_ on: Bool) {
+        state.withLock { state in
+            state.watching = on
+            for control in state.controls.values { control.setWatching(on) }
+        }
+    }
+
     /// Live updates, one at a time, until the consumer stops iterating.
     public func updates() -> FlattenedUpdates { FlattenedUpdates(batches: batches()) }
 
@@ -73,6 +84,7 @@ public final class GPSDConnection: Sendable {
         // The control is made and registered under one lock, so no reconfiguration can fall between.
         let (control, configuration) = state.withLock { state in
             let control = WorkerControl(configuration: state.configuration)
+            control.setWatching(state.watching)
             state.controls[ObjectIdentifier(control)] = control
             return (control, state.configuration)
         }

@@ -1,0 +1,300 @@
+/// Core Location's automatic pauses for a vehicle, from the receiver's data alone (``ActivitySettings``):
+/// pauses when the vehicle stands still for `pause_after` or has no usable fix for `no_fix_pause_after`,
+/// resumes on real movement, probes the receiver while paused with power saving, and cuts the drive into
+/// trips.
+///
+/// Standing still is a *stay*: usable fixes within the stationary radius of its first fix (the anchor),
+/// the radius widened to a fix's own 95 % accuracy up to three times, as the location filter does for
+/// jitter. A stay ends only when ``ActivitySettings/confirmingFixes`` usable fixes in a row, spanning
+/// ``ActivitySettings/confirmingSpan``, show movement: outside the radius, or a receiver-measured speed of
+/// at least `stationary_speed`. So neither the tens of metres a parked receiver wanders nor one noisy speed
+/// resumes; gpsd's computed speeds never reach here (a location carries only measured ones).
+///
+/// Durations between fixes are measured between their GPS times (vetted by the freshness check), so a
+/// capture fed at any pace gives the same pauses and trips; waiting without fixes is measured on the
+/// monotonic clock. Pure: the caller passes the clocks.
+public struct ActivityMonitor: Sendable {
+    public private(set) var settings: ActivitySettings
+    /// The pause in force, if any.
+    public private(set) var pause: PauseReport?
+    /// Probes started while paused, and those that ended without a decision.
+    public private(set) var probes = 0
+    public private(set) var probeTimeouts = 0
+
+    private var trip: TripRecorder?
+    private var stay: Stay?
+    /// Consecutive usable fixes that show movement away from the stay.
+    private var departure: [Location] = []
+    private var lastUsable: Location?
+    private var lastUsableArrival: MonotonicInstant?
+    /// When the monitor first heard from the source: the no-fix wait before any fix starts here.
+    private var started: MonotonicInstant?
+    /// Whether the current loss of fix has been acted on (a pause, or the end of the trip).
+    private var fixLossHandled = false
+    private var probe: Probe?
+    /// A probe to schedule at the next call that knows the time (power saving turned on while paused).
+    private var probePending = false
+
+    private struct Stay: Sendable {
+        var anchor: Location
+        /// GPS times of the first and the last stationary fix.
+        var since: Timestamp
+        var last: Timestamp
+        var speeds = SpeedStatistics()
+
+        init(anchor: Location) {
+            self.anchor = anchor
+            since = anchor.time
+            last = anchor.time
+            speeds.add(anchor.speed)
+        }
+    }
+
+    private enum Probe: Sendable {
+        case waiting(next: MonotonicInstant)
+        case running(started: MonotonicInstant, quietFixes: Int)
+    }
+
+    public init(settings: ActivitySettings = .init()) { self.settings = settings }
+
+    public var isPaused: Bool { pause != nil }
+
+    /// Whether the receiver should be watched now: always while active; while paused with power saving,
+    /// only during a probe.
+    public var wantsWatch: Bool {
+        guard pause != nil, let probe else { return true }
+        if case .running = probe { return true }
+        return false
+    }
+
+    /// Whether a trip is in progress.
+    public var isOnTrip: Bool { trip != nil }
+
+    /// The next instant at which ``advance(to:time:)`` has something to do: the no-fix pause, the start or
+    /// the end of a probe.
+    public var nextDeadline: MonotonicInstant? {
+        var deadline: MonotonicInstant?
+        if pause == nil, !fixLossHandled, let reference = lastUsableArrival ?? started {
+            deadline = reference + settings.noFixPauseAfter
+        }
+        switch probe {
+        case .waiting(let next): deadline = min(deadline ?? next, next)
+        case .running(let started, _): deadline = min(deadline ?? started, started + settings.probeTimeout)
+        case nil: break
+        }
+        return deadline
+    }
+
+    /// A fix that passed the freshness check. `usable` is false when it was held back as inaccurate; fixes
+    /// less accurate than `max_accuracy` are not usable either. Returns the `pause`, `resume` and `trip`
+    /// events it causes, in order.
+    public mutating func observe(_ fix: Location, arrival: MonotonicInstant, usable: Bool = true) -> [Event] {
+        var events: [Event] = []
+        started = started ?? arrival
+        handleFixLoss(before: fix.time, now: arrival, into: &events)
+        guard usable, fix.horizontalAccuracy.map({ $0 <= settings.maxAccuracy }) ?? true else { return events }
+        let previous = lastUsable
+        lastUsable = fix
+        lastUsableArrival = arrival
+        fixLossHandled = false
+        if probePending { scheduleProbe(after: arrival) }
+        guard let current = stay else {
+            if let previous, !looksStationary(fix, after: previous) {
+                trip?.travel(to: fix)
+            } else {
+                // Slow enough to be standing: a stay may begin here.
+                trip?.travel(to: fix)
+                stay = Stay(anchor: fix)
+            }
+            return events
+        }
+        if showsMovement(fix, from: current.anchor) {
+            departure.append(fix)
+            if case .running(let started, _) = probe { probe = .running(started: started, quietFixes: 0) }
+            if isConfirmed(departure) { depart(at: fix, into: &events) }
+            return events
+        }
+        departure.removeAll()
+        stay?.last = fix.time
+        stay?.speeds.add(fix.speed)
+        if case .running(let started, let quiet) = probe {
+            // Enough quiet fixes: the vehicle still stands; sleep until the next probe.
+            probe =
+                quiet + 1 >= ActivitySettings.confirmingFixes
+                ? .waiting(next: max(started + settings.probeInterval, arrival))
+                : .running(started: started, quietFixes: quiet + 1)
+        }
+        if fix.time.duration(since: current.since) >= settings.pauseAfter {
+            stoodLongEnough(at: fix, arrival: arrival, into: &events)
+        }
+        return events
+    }
+
+    /// An epoch without a usable position; `time` is its GPS time when it had one.
+    public mutating func noFix(time: Timestamp?, arrival: MonotonicInstant) -> [Event] {
+        var events: [Event] = []
+        started = started ?? arrival
+        if let time { handleFixLoss(before: time, now: arrival, into: &events) }
+        return events
+    }
+
+    /// Time passes without input: the no-fix pause, and the probes while paused. `time` stamps a pause
+    /// when no fix was ever usable (else it is stamped from the last usable fix's GPS time).
+    public mutating func advance(to now: MonotonicInstant, time: Timestamp) -> [Event] {
+        var events: [Event] = []
+        started = started ?? now
+        if probePending { scheduleProbe(after: now) }
+        if pause == nil, !fixLossHandled, let reference = lastUsableArrival ?? started,
+            now - reference >= settings.noFixPauseAfter
+        {
+            let stamp = lastUsable.map { $0.time.advanced(by: settings.noFixPauseAfter) } ?? time
+            loseFix(stamp: stamp, now: now, into: &events)
+        }
+        switch probe {
+        case .waiting(let next) where now >= next:
+            probes += 1
+            probe = .running(started: now, quietFixes: 0)
+        case .running(let started, _) where now - started >= settings.probeTimeout:
+            probeTimeouts += 1
+            probe = .waiting(next: max(started + settings.probeInterval, now))
+        default:
+            break
+        }
+        return events
+    }
+
+    /// The agent stops (or the replay ends): the trip in progress ends here.
+    public mutating func finish() -> [Event] {
+        guard let trip else { return [] }
+        self.trip = nil
+        let (end, position) = tripEnd(of: trip)
+        return [Event(time: end, kind: .trip(trip.summary(end: end, at: position, reason: .shutdown)))]
+    }
+
+    /// A region entered: recorded in the trip in progress.
+    public mutating func entered(region id: String) { trip?.entered(region: id) }
+
+    // MARK: - Movement
+
+    private func looksStationary(_ fix: Location, after previous: Location) -> Bool {
+        if let speed = fix.speed { return speed < settings.stationarySpeed }
+        let seconds = fix.time.duration(since: previous.time).secondsValue
+        return seconds > 0 && previous.distance(to: fix) <= settings.stationarySpeed * seconds
+    }
+
+    private func showsMovement(_ fix: Location, from anchor: Location) -> Bool {
+        if let speed = fix.speed, speed >= settings.stationarySpeed { return true }
+        return isOutside(fix, from: anchor)
+    }
+
+    private func isOutside(_ fix: Location, from anchor: Location) -> Bool {
+        LocationFilter.hasMoved(settings.stationaryRadius, from: anchor, to: fix)
+    }
+
+    private func isConfirmed(_ fixes: [Location]) -> Bool {
+        guard fixes.count >= ActivitySettings.confirmingFixes, let first = fixes.first, let last = fixes.last else {
+            return false
+        }
+        return last.time.duration(since: first.time) >= ActivitySettings.confirmingSpan
+    }
+
+    /// The vehicle left its stay: the trip starts (or goes on after a short stop), and a pause ends.
+    private mutating func depart(at fix: Location, into events: inout [Event]) {
+        guard let current = stay else { return }
+        if trip == nil {
+            trip = TripRecorder(start: current.last, at: current.anchor.coordinate, last: current.anchor)
+        } else if let first = departure.first {
+            trip?.stopped(for: first.time.duration(since: current.since), speeds: current.speeds)
+        }
+        for step in departure { trip?.travel(to: step) }
+        if let pause {
+            let reason: ResumeReport.Reason = isOutside(fix, from: current.anchor) ? .displacement : .speed
+            let distance = pause.position.map { Geodesic.distance(from: $0, to: fix.coordinate) }
+            let report = ResumeReport(reason: reason, position: fix.coordinate, distance: distance)
+            events.append(Event(time: fix.time, kind: .resume(report)))
+            self.pause = nil
+            probe = nil
+        }
+        stay = nil
+        departure.removeAll()
+    }
+
+    /// The vehicle has stood still for `pause_after`: the trip ends where it stopped, and updates pause.
+    private mutating func stoodLongEnough(at fix: Location, arrival: MonotonicInstant, into events: inout [Event]) {
+        guard let current = stay else { return }
+        if let trip {
+            let summary = trip.summary(end: current.since, at: current.anchor.coordinate, reason: .stationary)
+            events.append(Event(time: current.since, kind: .trip(summary)))
+            self.trip = nil
+        }
+        guard settings.pausesAutomatically, pause == nil else { return }
+        let report = PauseReport(reason: .stationary, position: current.anchor.coordinate, since: current.since)
+        events.append(Event(time: fix.time, kind: .pause(report)))
+        pause = report
+        scheduleProbe(after: arrival)
+    }
+
+    // MARK: - Loss of fix
+
+    /// A fix or an epoch at GPS time `time`: if no usable fix came for `no_fix_pause_after` before it, the
+    /// loss is acted on as the monotonic wait would have, stamped when that wait ended.
+    private mutating func handleFixLoss(before time: Timestamp, now: MonotonicInstant, into events: inout [Event]) {
+        guard pause == nil, !fixLossHandled, let last = lastUsable,
+            time.duration(since: last.time) >= settings.noFixPauseAfter
+        else { return }
+        loseFix(stamp: last.time.advanced(by: settings.noFixPauseAfter), now: now, into: &events)
+    }
+
+    private mutating func loseFix(stamp: Timestamp, now: MonotonicInstant, into events: inout [Event]) {
+        fixLossHandled = true
+        if let trip {
+            let (end, position) = tripEnd(of: trip)
+            events.append(Event(time: end, kind: .trip(trip.summary(end: end, at: position, reason: .noFix))))
+            self.trip = nil
+        }
+        // Movement is judged from the last usable fix when fixes return.
+        stay = lastUsable.map(Stay.init(anchor:))
+        departure.removeAll()
+        guard settings.pausesAutomatically, pause == nil else { return }
+        let report = PauseReport(reason: .noFix, position: lastUsable?.coordinate, since: lastUsable?.time)
+        events.append(Event(time: max(stamp, lastUsable?.time ?? stamp), kind: .pause(report)))
+        pause = report
+        scheduleProbe(after: now)
+    }
+
+    /// Where and when a trip ends that is cut short: at its stop if the vehicle stands, else at its last fix.
+    private func tripEnd(of trip: TripRecorder) -> (Timestamp, Coordinate) {
+        if let stay { return (stay.since, stay.anchor.coordinate) }
+        return (trip.last.time, trip.last.coordinate)
+    }
+
+    // MARK: - Probes
+
+    private mutating func scheduleProbe(after instant: MonotonicInstant) {
+        probePending = false
+        probe = settings.powerSave ? .waiting(next: instant + settings.probeInterval) : nil
+    }
+
+    /// Applies reloaded `[activity]` settings. Turning automatic pausing off ends a pause (a `resume` with
+    /// reason `settings`, stamped `time`); a change of power saving or probe interval reschedules the probes.
+    public mutating func apply(_ new: ActivitySettings, time: Timestamp) -> [Event] {
+        let old = settings
+        settings = new
+        guard let pause else { return [] }
+        if !new.pausesAutomatically {
+            self.pause = nil
+            probe = nil
+            let position = lastUsable?.coordinate
+            let distance = pause.position.flatMap { from in
+                position.map { Geodesic.distance(from: from, to: $0) }
+            }
+            let report = ResumeReport(reason: .settings, position: position, distance: distance)
+            return [Event(time: max(time, lastUsable?.time ?? time), kind: .resume(report))]
+        }
+        if new.powerSave != old.powerSave || new.probeInterval != old.probeInterval {
+            probe = nil
+            probePending = new.powerSave
+        }
+        return []
+    }
+}

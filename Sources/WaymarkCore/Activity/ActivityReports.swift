@@ -1,0 +1,101 @@
+/// A `pause` event: location delivery paused by itself (Core Location's `didPause`).
+public struct PauseReport: Hashable, Sendable {
+    public enum Reason: String, Hashable, Sendable {
+        /// The vehicle stood still for `pause_after`.
+        case stationary
+        /// No usable fix for `no_fix_pause_after`.
+        case noFix = "no_fix"
+    }
+
+    public var reason: Reason
+    /// Where the vehicle stands (stationary), or the last usable fix (no fix); nil when there was none.
+    public var position: Coordinate?
+    /// GPS time since when the vehicle stood still, or of the last usable fix.
+    public var since: Timestamp?
+
+    public init(reason: Reason, position: Coordinate?, since: Timestamp?) {
+        self.reason = reason
+        self.position = position
+        self.since = since
+    }
+}
+
+/// A `resume` event: the vehicle moves again (Core Location's `didResume`).
+public struct ResumeReport: Hashable, Sendable {
+    public enum Reason: String, Hashable, Sendable {
+        /// Consecutive fixes outside the stationary radius.
+        case displacement
+        /// Consecutive fixes with a receiver-measured speed of at least `stationary_speed`.
+        case speed
+        /// Automatic pausing was turned off (`pauses_automatically = false` on a reload).
+        case settings
+    }
+
+    public var reason: Reason
+    /// The fix that confirmed the movement (the last known position for ``Reason/settings``).
+    public var position: Coordinate?
+    /// Metres from the paused position to ``position``; nil when either is unknown.
+    public var distance: Double?
+
+    public init(reason: Reason, position: Coordinate?, distance: Double?) {
+        self.reason = reason
+        self.position = position
+        self.distance = distance
+    }
+}
+
+/// A `trip` event: one trip from its start (a resume, or the first movement after start) to its end (a
+/// stop of `pause_after`, a loss of fix, or shutdown). Its event `time` is the end.
+public struct TripSummary: Hashable, Sendable {
+    public enum EndReason: String, Hashable, Sendable {
+        case stationary
+        case noFix = "no_fix"
+        /// The agent stopped (or the replay ended) during the trip.
+        case shutdown
+    }
+
+    public var start: Timestamp
+    public var startPosition: Coordinate
+    public var end: Timestamp
+    public var endPosition: Coordinate
+    public var endReason: EndReason
+    /// Metres: the geodesic sum over the trip's usable fixes, without the wander of a standing receiver.
+    public var distance: Double
+    /// Time spent in stops of at least ``ActivitySettings/shortestStop`` (all shorter than `pause_after`).
+    public var idleTime: Duration
+    public var stops: Int
+    /// Receiver-measured speeds, metres per second; nil when the receiver measured none.
+    public var maxSpeed: Double?
+    public var averageSpeed: Double?
+    /// Regions entered during the trip, in order, each once.
+    public var regionsEntered: [String]
+
+    public init(
+        start: Timestamp,
+        startPosition: Coordinate,
+        end: Timestamp,
+        endPosition: Coordinate,
+        endReason: EndReason,
+        distance: Double,
+        idleTime: Duration,
+        stops: Int,
+        maxSpeed: Double?,
+        averageSpeed: Double?,
+        regionsEntered: [String]
+    ) {
+        self.start = start
+        self.startPosition = startPosition
+        self.end = end
+        self.endPosition = endPosition
+        self.endReason = endReason
+        self.distance = distance
+        self.idleTime = idleTime
+        self.stops = stops
+        self.maxSpeed = maxSpeed
+        self.averageSpeed = averageSpeed
+        self.regionsEntered = regionsEntered
+    }
+
+    public var duration: Duration { end.duration(since: start) }
+    public var movingTime: Duration { max(.zero, duration - idleTime) }
+}
