@@ -29,6 +29,8 @@ import WaymarkCore
         var trips: [TripSummary] = []
         var monitor: ActivityMonitor
         var second = 0
+        /// Seconds the GPS time is ahead of the monotonic clock's count (a jump in the receiver's time).
+        var gpsOffset = 0
         var east = 0.0
         var north = 0.0
         var watchLog: [String] = []
@@ -36,7 +38,7 @@ import WaymarkCore
         init(_ settings: ActivitySettings) { monitor = ActivityMonitor(settings: settings) }
 
         var now: MonotonicInstant { MonotonicInstant(nanoseconds: Int64(second) * 1_000_000_000) }
-        var time: Timestamp { ActivityMonitorTests.start.advanced(by: .seconds(second)) }
+        var time: Timestamp { ActivityMonitorTests.start.advanced(by: .seconds(second + gpsOffset)) }
 
         mutating func fix(east: Double, north: Double, speed: Double?, accuracy: Double) {
             let location = Location(
@@ -168,6 +170,8 @@ import WaymarkCore
                 ],
                 ["pause stationary @30"]
             ),
+            // Never a usable fix: the wait counts from the first epoch's GPS time.
+            ([.park(seconds: 100, accuracy: 400)], ["pause no_fix @60"]),
             // Fixes too inaccurate to tell movement from drift count as no fix.
             (
                 [.park(seconds: 40), .drive(seconds: 100, speed: 3, accuracy: 400)],
@@ -232,6 +236,41 @@ import WaymarkCore
         #expect(other.events == ["pause no_fix @64"])
     }
 
+    @Test("power saving: a pause found from a gap in arriving fixes keeps watching them, as a probe would")
+    func gapWhilePowerSaving() {
+        var run = Run(Self.settings(powerSave: true))
+        run.play([.park(seconds: 5), .drive(seconds: 20, speed: 10)])
+        // The next fix arrives 20 minutes of GPS time later, 5 km east, before any timer fired.
+        run.second += 1200
+        run.east += 5000
+        run.fix(east: run.east, north: 0, speed: 10, accuracy: 10)
+        #expect(run.events == ["trip no_fix @24", "pause no_fix @84"])
+        #expect(run.monitor.wantsWatch && run.monitor.probes == 1)
+        run.second += 1
+        run.play([.drive(seconds: 3, speed: 10)])
+        #expect(run.events.last == "resume displacement @1227")
+        // The trip starts at the first fix seen moving, not back where the fix was lost.
+        run.play([.park(seconds: 40, wander: 0)])
+        #expect(run.trips.last.map { Int($0.distance.rounded()) } == 30)
+    }
+
+    @Test("a new stream starts the GPS-time gap afresh: a source switch is not a loss of fix")
+    func newStream() {
+        var run = Run(Self.settings())
+        run.play([.park(seconds: 5)])
+        // Another receiver (or gpsd restarted on a capture) 20 minutes later in GPS time, at once.
+        var switched = run
+        switched.monitor.startNewStream()
+        switched.gpsOffset += 1200
+        switched.play([.park(seconds: 5)])
+        // Still standing where it stood: that is a stop of 20 minutes, not a loss of fix.
+        #expect(switched.events == ["pause stationary @1205"])
+        // Within one stream the same jump is a loss of fix, from the last fix before it.
+        run.gpsOffset += 1200
+        run.play([.park(seconds: 5)])
+        #expect(run.events == ["pause no_fix @64"])
+    }
+
     @Test("with pausing off there is no pause, but a long stop still ends the trip")
     func pausingOff() {
         let settings = Self.settings(pausesAutomatically: false)
@@ -254,6 +293,8 @@ import WaymarkCore
         #expect(!run.monitor.wantsWatch)
         run.play([.silence(seconds: 1)])
         #expect(run.monitor.wantsWatch && run.monitor.probes == 1)
+        // While the probe runs, the next deadline is its timeout, never a moment already past.
+        #expect(run.monitor.nextDeadline == MonotonicInstant(nanoseconds: 180 * 1_000_000_000))
         // Three quiet fixes: still parked, back to sleep until two minutes after the probe began.
         run.play([.park(seconds: 3)])
         #expect(!run.monitor.wantsWatch)

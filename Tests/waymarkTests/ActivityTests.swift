@@ -107,3 +107,55 @@ struct ActivityTests {
         #expect(Self.activity(try Self.replayed(Self.drive, settings)) == live)
     }
 }
+
+/// Parked receivers, looped for half an hour of GPS time, through a real gpsd and in replay.
+@Suite("Parked receivers do not resume")
+struct StationaryCaptureTests {
+    /// A stationary capture: the part where the receiver stands, in seconds from the first timed epoch of
+    /// the log and of gpsd's capture (haicom-305N's has no time before its first fix, 10 s into the log),
+    /// and why the agent pauses (haicom-305N's fixes there, at HDOP 21, are too inaccurate to use).
+    struct Parked: CustomTestStringConvertible, Sendable {
+        var log: String
+        var part: Range<Double>
+        var capturePart: Range<Double>
+        var reason: String
+        var testDescription: String { "\(log) \(part) s" }
+    }
+
+    static let captures = [
+        Parked(log: "motorola-t805.log", part: 0..<100, capturePart: 0..<100, reason: "stationary"),
+        Parked(log: "haicom-305N.log", part: 0..<40, capturePart: 0..<30, reason: "no_fix"),
+        Parked(log: "bt451.log", part: 0..<4, capturePart: 0..<4, reason: "stationary"),
+    ]
+
+    @Test("30 minutes of a parked receiver: one pause, no resume, no trip", arguments: captures)
+    func parked(_ capture: Parked) throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let log = try NMEALog(path: Fixtures.gpsdLog(capture.log))
+        let looped = log.epochs(from: capture.part.lowerBound, to: capture.part.upperBound).looped(toCover: 1800)
+        #expect(looped.span + looped.typicalInterval >= 1800)
+        let path = directory.appendingPathComponent(capture.log).path
+        try (looped.sentences.joined(separator: "\r\n") + "\r\n").write(
+            toFile: path,
+            atomically: true,
+            encoding: .isoLatin1
+        )
+
+        let live = ActivityTests.activity(try LiveRun.events(path: path, "[activity]\npower_save = false").events)
+        #expect(live.map { $0["type"] } == ["pause"], "\(live)")
+        #expect(live.first?["reason"] == capture.reason)
+
+        // The same half hour from gpsd's JSON, looped, in replay (power saving on: replay skips what an
+        // unwatched gpsd would not send, and the probes find the receiver still parked).
+        let chk = try ChkLog(path: Fixtures.gpsdLog(capture.log + ".chk"))
+        let part = chk.lines(from: capture.capturePart.lowerBound, to: capture.capturePart.upperBound)
+            .looped(toCover: 1800)
+        let chkPath = directory.appendingPathComponent("looped.chk").path
+        try ChkLog.write(part.lines, to: chkPath)
+        let result = try WaymarkBinary.run(["replay", chkPath, "--print"])
+        let replayed = ActivityTests.activity(try WaymarkBinary.events(result))
+        #expect(replayed.map { $0["type"] } == ["pause"], "\(replayed)")
+        #expect(replayed.first?["reason"] == capture.reason)
+    }
+}

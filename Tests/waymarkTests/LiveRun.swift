@@ -7,7 +7,12 @@ enum LiveRun {
     /// Runs the agent with `settings` (TOML) against a real gpsd replaying `log`, until gpsd reports the
     /// receiver gone at the end of the log; returns every event and the log lines.
     static func events(_ log: String, _ settings: String) throws -> (events: [[String: Any]], stderr: String) {
-        let gpsd = try GPSDTestServer(log: Fixtures.gpsdLog(log))
+        try events(path: Fixtures.gpsdLog(log), settings)
+    }
+
+    /// The same for the log at `path`.
+    static func events(path log: String, _ settings: String) throws -> (events: [[String: Any]], stderr: String) {
+        let gpsd = try GPSDTestServer(log: log)
         let directory = try Fixtures.temporaryDirectory()
         defer {
             gpsd.stop()

@@ -3,8 +3,8 @@ import Foundation
 import WaymarkCore
 import WaymarkGPSD
 
-/// The location filter's throughput, in fixes per second, with each kind of trigger; and the heading
-/// filter's, per fix.
+/// The location filter's throughput, in fixes per second, with each kind of trigger; the heading filter's
+/// and the activity machine's, per fix.
 ///
 /// One operation runs a fresh `LocationFilter` over `Drive.fixes`: the Regensburg drive's 774 fixes,
 /// repeated 100 times one after the other (each copy later in GPS time), each arriving 0.2 s after its
@@ -68,6 +68,21 @@ let benchmarks: @Sendable () -> Void = {
         }
         blackHole(delivered)
         benchmark.measurement(.fixesPerSecond, drive.fixesPerSecond(since: start))
+    }
+
+    // The activity machine over the drive at its defaults, and with pause_after = 30s (two pauses and
+    // resumes, three trips per copy of the drive): its cost per fix next to the location filter's.
+    for (name, pauseAfter) in [("defaults", Duration.seconds(300)), ("pause-30s", .seconds(30))] {
+        Benchmark("activity.observe.\(name)", configuration: .init(tags: tags)) { benchmark in
+            let start = ContinuousClock.now
+            var settings = ActivitySettings()
+            settings.pauseAfter = pauseAfter
+            var monitor = ActivityMonitor(settings: settings)
+            var events = 0
+            for fix in drive.fixes { events += monitor.observe(fix.location, arrival: fix.arrival).count }
+            blackHole(events)
+            benchmark.measurement(.fixesPerSecond, drive.fixesPerSecond(since: start))
+        }
     }
 
     Benchmark("location.filter.peer-haversine", configuration: .init(tags: tags)) { benchmark in

@@ -20,6 +20,9 @@ public final class LocationService: Service, Sendable {
     /// A region file loaded (or reloaded), monitored from the next batch on.
     private let pendingRegions = Mutex<RegionSource.Loaded?>(nil)
     private let regionStates: RegionStateFile?
+    /// Wakes ``run()`` for a reload or a region file, which a paused agent may otherwise apply only at
+    /// its next probe.
+    private let wakeUp = Mutex<AsyncStream<Input>.Continuation?>(nil)
 
     /// - Parameter regionStates: where the regions the vehicle is inside are saved; nil saves nothing.
     init(
@@ -42,11 +45,13 @@ public final class LocationService: Service, Sendable {
     /// pipeline knows (the last delivery, the freshness reference, the last heading, region states) is kept.
     public func apply(_ configuration: Configuration) {
         pendingConfiguration.withLock { $0 = configuration }
+        _ = wakeUp.withLock { $0?.yield(.pending) }
     }
 
     /// Monitors a loaded region file from the next batch on.
     func apply(_ regions: RegionSource.Loaded) {
         pendingRegions.withLock { $0 = regions }
+        _ = wakeUp.withLock { $0?.yield(.pending) }
     }
 
     /// The counters when ``run()`` returned.
@@ -56,6 +61,8 @@ public final class LocationService: Service, Sendable {
     private enum Input: Sendable {
         case batch([SourceUpdate])
         case deadline
+        /// A reload or a region file is waiting to be applied.
+        case pending
     }
 
     public func run() async {
@@ -66,6 +73,7 @@ public final class LocationService: Service, Sendable {
             logger: logger
         )
         let (inputs, continuation) = AsyncStream.makeStream(of: Input.self)
+        wakeUp.withLock { $0 = continuation }
         let batches = self.batches
         let forwarding = Task {
             for await batch in batches { continuation.yield(.batch(batch)) }
@@ -78,15 +86,19 @@ public final class LocationService: Service, Sendable {
             if let configuration = pendingConfiguration.withLock({ $0.take() }) {
                 core.apply(configuration, wallClock: SystemClocks.wall())
             }
+            if let regions = pendingRegions.withLock({ $0.take() }) {
+                var time = SystemClocks.wall()
+                if case .batch(let batch) = input, let first = batch.first { time = first.wallClock }
+                core.monitor(regions, at: time)
+            }
             switch input {
             case .batch(let batch):
-                if let regions = pendingRegions.withLock({ $0.take() }) {
-                    core.monitor(regions, at: batch.first?.wallClock ?? SystemClocks.wall())
-                }
                 for update in batch { core.process(update) }
             case .deadline:
                 timer.fired()
                 core.advance(to: SystemClocks.monotonic(), wallClock: SystemClocks.wall())
+            case .pending:
+                break
             }
             sink.flush()
             if core.wantsWatch != watching {
@@ -105,6 +117,7 @@ public final class LocationService: Service, Sendable {
                 }
             }
         }
+        wakeUp.withLock { $0 = nil }
         timer.cancel()
         forwarding.cancel()
         core.finish()
@@ -131,8 +144,9 @@ public final class LocationService: Service, Sendable {
             let continuation = continuation
             task = Task {
                 let wait = deadline - SystemClocks.monotonic()
-                // A little late rather than early, so the core finds its deadline passed.
-                if wait > .zero { try? await Task.sleep(for: wait + .milliseconds(1)) }
+                // A little late rather than early, so the core finds its deadline passed; and never at once, so
+                // that a deadline left in the past cannot make the service spin.
+                try? await Task.sleep(for: max(wait, .zero) + .milliseconds(10))
                 guard !Task.isCancelled else { return }
                 continuation.yield(.deadline)
             }

@@ -5,13 +5,17 @@ import WaymarkCore
 
 /// Watches `[regions] file`: loads it at start and whenever it changes (checked every second), and hands
 /// each good version to the location service. A file with problems is rejected with one log line per
-/// problem, and the last good set stays monitored.
+/// problem, and the last good set stays monitored. Without a file it stays asleep (a parked agent saving
+/// power must not wake every second for nothing); a reload that names one loads it at once.
 final class RegionFileService: Service, Sendable {
     static let pollInterval = Duration.seconds(1)
 
     private let locationService: LocationService
     private let logger: Logger
     private let watched: Mutex<Watched>
+    /// Wakes an idle ``run()`` when a reload names a file.
+    private let fileNamed: AsyncStream<Void>
+    private let nameFile: AsyncStream<Void>.Continuation
 
     private struct Watched {
         var source: RegionSource?
@@ -24,22 +28,35 @@ final class RegionFileService: Service, Sendable {
         self.locationService = locationService
         self.logger = logger
         watched = Mutex(Watched(source: settings.file.map { RegionSource(path: $0, settings: settings) }))
+        (fileNamed, nameFile) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
     }
 
     /// Watches the file of reloaded `[regions]` settings (a new path, or new limits: loaded again).
     func use(_ settings: RegionsSettings) {
         let source = settings.file.map { RegionSource(path: $0, settings: settings) }
-        watched.withLock { watched in
-            guard watched.source?.path != source?.path || watched.source?.limits != source?.limits else { return }
+        let changed = watched.withLock { watched in
+            guard watched.source?.path != source?.path || watched.source?.limits != source?.limits else {
+                return false
+            }
             watched = Watched(source: source)
+            return true
+        }
+        if changed {
+            check()
+            nameFile.yield()
         }
     }
 
     func run() async {
         await cancelWhenGracefulShutdown {
+            var reloads = self.fileNamed.makeAsyncIterator()
             while !Task.isCancelled {
                 self.check()
-                try? await Task.sleep(for: Self.pollInterval)
+                if self.watched.withLock({ $0.source != nil }) {
+                    try? await Task.sleep(for: Self.pollInterval)
+                } else {
+                    await reloads.next()
+                }
             }
         }
     }

@@ -27,8 +27,13 @@ public struct ActivityMonitor: Sendable {
     private var departure: [Location] = []
     private var lastUsable: Location?
     private var lastUsableArrival: MonotonicInstant?
-    /// When the monitor first heard from the source: the no-fix wait before any fix starts here.
+    /// When the monitor first heard from the source: the monotonic no-fix wait before any usable fix
+    /// starts there.
     private var started: MonotonicInstant?
+    /// The GPS time a gap without usable fixes is measured from: the last usable fix of this stream, else
+    /// its first epoch. A new stream (a new connection to gpsd) starts afresh: a gap across streams is the
+    /// outage itself, which the monotonic wait measures.
+    private var gapReference: Timestamp?
     /// Whether the current loss of fix has been acted on (a pause, or the end of the trip).
     private var fixLossHandled = false
     private var probe: Probe?
@@ -79,7 +84,9 @@ public struct ActivityMonitor: Sendable {
         }
         switch probe {
         case .waiting(let next): deadline = min(deadline ?? next, next)
-        case .running(let started, _): deadline = min(deadline ?? started, started + settings.probeTimeout)
+        case .running(let started, _):
+            let end = started + settings.probeTimeout
+            deadline = min(deadline ?? end, end)
         case nil: break
         }
         return deadline
@@ -96,6 +103,7 @@ public struct ActivityMonitor: Sendable {
         let previous = lastUsable
         lastUsable = fix
         lastUsableArrival = arrival
+        gapReference = fix.time
         fixLossHandled = false
         if probePending { scheduleProbe(after: arrival) }
         guard let current = stay else {
@@ -147,8 +155,8 @@ public struct ActivityMonitor: Sendable {
         if pause == nil, !fixLossHandled, let reference = lastUsableArrival ?? started,
             now - reference >= settings.noFixPauseAfter
         {
-            let stamp = lastUsable.map { $0.time.advanced(by: settings.noFixPauseAfter) } ?? time
-            loseFix(stamp: stamp, now: now, into: &events)
+            let stamp = lastUsable?.time.advanced(by: settings.noFixPauseAfter) ?? time
+            loseFix(stamp: stamp, now: now, probing: false, into: &events)
         }
         switch probe {
         case .waiting(let next) where now >= next:
@@ -170,6 +178,9 @@ public struct ActivityMonitor: Sendable {
         let (end, position) = tripEnd(of: trip)
         return [Event(time: end, kind: .trip(trip.summary(end: end, at: position, reason: .shutdown)))]
     }
+
+    /// A new stream of reports begins (a new connection to gpsd): gaps in GPS time are measured within it.
+    public mutating func startNewStream() { gapReference = nil }
 
     /// A region entered: recorded in the trip in progress.
     public mutating func entered(region id: String) { trip?.entered(region: id) }
@@ -200,10 +211,13 @@ public struct ActivityMonitor: Sendable {
 
     /// The vehicle left its stay: the trip starts (or goes on after a short stop), and a pause ends.
     private mutating func depart(at fix: Location, into events: inout [Event]) {
-        guard let current = stay else { return }
-        if trip == nil {
+        guard let current = stay, let first = departure.first else { return }
+        if trip == nil, pause?.reason == .noFix {
+            // Where the vehicle went while no fix came is unknown: the trip starts at its first fix seen moving.
+            trip = TripRecorder(start: first.time, at: first.coordinate, last: first)
+        } else if trip == nil {
             trip = TripRecorder(start: current.last, at: current.anchor.coordinate, last: current.anchor)
-        } else if let first = departure.first {
+        } else {
             trip?.stopped(for: first.time.duration(since: current.since), speeds: current.speeds)
         }
         for step in departure { trip?.travel(to: step) }
@@ -239,13 +253,23 @@ public struct ActivityMonitor: Sendable {
     /// A fix or an epoch at GPS time `time`: if no usable fix came for `no_fix_pause_after` before it, the
     /// loss is acted on as the monotonic wait would have, stamped when that wait ended.
     private mutating func handleFixLoss(before time: Timestamp, now: MonotonicInstant, into events: inout [Event]) {
-        guard pause == nil, !fixLossHandled, let last = lastUsable,
-            time.duration(since: last.time) >= settings.noFixPauseAfter
-        else { return }
-        loseFix(stamp: last.time.advanced(by: settings.noFixPauseAfter), now: now, into: &events)
+        guard let reference = gapReference else {
+            gapReference = time
+            return
+        }
+        guard pause == nil, !fixLossHandled, time.duration(since: reference) >= settings.noFixPauseAfter else {
+            return
+        }
+        // Reports arrive again, so the receiver is probed at once with them rather than left unwatched.
+        loseFix(stamp: reference.advanced(by: settings.noFixPauseAfter), now: now, probing: true, into: &events)
     }
 
-    private mutating func loseFix(stamp: Timestamp, now: MonotonicInstant, into events: inout [Event]) {
+    private mutating func loseFix(
+        stamp: Timestamp,
+        now: MonotonicInstant,
+        probing: Bool,
+        into events: inout [Event]
+    ) {
         fixLossHandled = true
         if let trip {
             let (end, position) = tripEnd(of: trip)
@@ -260,6 +284,10 @@ public struct ActivityMonitor: Sendable {
         events.append(Event(time: max(stamp, lastUsable?.time ?? stamp), kind: .pause(report)))
         pause = report
         scheduleProbe(after: now)
+        if probing, settings.powerSave {
+            probes += 1
+            probe = .running(started: now, quietFixes: 0)
+        }
     }
 
     /// Where and when a trip ends that is cut short: at its stop if the vehicle stands, else at its last fix.

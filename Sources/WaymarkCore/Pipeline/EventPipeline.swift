@@ -125,6 +125,7 @@ public struct EventPipeline: Sendable {
             status.gpsd = .connected
             outageReported = false
             filter.startNewStream()
+            activity.startNewStream()
         case .unavailable(let server, let reason, let retryIn):
             counters.count("gpsd_unavailable")
             status.gpsd = .unavailable

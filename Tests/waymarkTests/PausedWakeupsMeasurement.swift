@@ -1,0 +1,150 @@
+import Foundation
+import Synchronization
+import Testing
+import WaymarkTestSupport
+
+/// Issue 6's performance target, measured (not a timed test: it runs only from
+/// `scripts/measure-paused-wakeups.sh`, which sets `WAYMARK_MEASURE_WAKEUPS=1`): how often a paused agent
+/// wakes, and the CPU it uses, with power saving against the same agent paused without it, side by side on
+/// one real gpsd reading a parked receiver at 1 epoch a second.
+@Suite("Paused agent wake-ups (measurement)")
+struct PausedWakeupsMeasurement {
+    static let environment = ProcessInfo.processInfo.environment
+    static let enabled = environment["WAYMARK_MEASURE_WAKEUPS"] == "1"
+
+    /// The voluntary context switches of each thread of a process, by thread id, from /proc; and whether
+    /// the thread is libdispatch's manager (its name ends in `qos.overcommit`), which on Linux runs the
+    /// workqueue monitor: a timer that fires every second in every process that uses Swift concurrency
+    /// (swift-corelibs-libdispatch, `src/event/workqueue.c`, `_dispatch_workq_init_once`).
+    static func switches(of pid: Int32) -> [String: (count: Int, runtime: Bool)] {
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
+        var counts: [String: (count: Int, runtime: Bool)] = [:]
+        for task in tasks {
+            let status = ProcessResources.readProcFile("/proc/\(pid)/task/\(task)/status")
+            let name = ProcessResources.readProcFile("/proc/\(pid)/task/\(task)/comm")
+            let line = status.split(separator: "\n").first { $0.hasPrefix("voluntary_ctxt_switches") }
+            if let value = line?.split(separator: "\t").last.flatMap({ Int($0) }) {
+                counts[task] = (value, name.trimmingCharacters(in: .whitespacesAndNewlines).hasSuffix("qos.overcommit"))
+            }
+        }
+        return counts
+    }
+
+    /// utime + stime of a process, in seconds (fields 14 and 15 of /proc/PID/stat, in clock ticks).
+    static func cpuSeconds(of pid: Int32) -> Double {
+        let stat = ProcessResources.readProcFile("/proc/\(pid)/stat")
+        let fields = stat.split(separator: ")").last.map { $0.split(separator: " ") } ?? []
+        let ticks = fields.count > 12 ? (Double(fields[11]) ?? 0) + (Double(fields[12]) ?? 0) : 0
+        return ticks / Double(sysconf(Int32(_SC_CLK_TCK)))
+    }
+
+    /// Voluntary context switches of a process over `seconds`, sampled every second: threads come and go
+    /// (the concurrency runtime's pool), and a thread that exits takes its count along, so each thread is
+    /// counted by its increments, from zero when it is new; one that exits loses at most its last second.
+    /// Returns all of them, and those of the runtime's monitor thread.
+    static func wakeups(of pid: Int32, over seconds: Int) -> (total: Int, runtime: Int) {
+        var last = switches(of: pid)
+        var total = 0
+        var runtime = 0
+        for _ in 0..<seconds {
+            Thread.sleep(forTimeInterval: 1)
+            let now = switches(of: pid)
+            for (task, thread) in now {
+                let increment = thread.count - (last[task]?.count ?? 0)
+                total += increment
+                if thread.runtime { runtime += increment }
+            }
+            last = now
+        }
+        return (total, runtime)
+    }
+
+    /// Each thread's name and voluntary context switches: which thread wakes.
+    static func threads(of pid: Int32) -> String {
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
+        return tasks.sorted().map { task in
+            let name = ProcessResources.readProcFile("/proc/\(pid)/task/\(task)/comm").trimmingCharacters(in: .newlines)
+            let status = ProcessResources.readProcFile("/proc/\(pid)/task/\(task)/status")
+            let switches = status.split(separator: "\n").first { $0.hasPrefix("voluntary_ctxt_switches") } ?? ""
+            return "  \(task) \(name): \(switches.split(separator: "\t").last ?? "")"
+        }.joined(separator: "\n")
+    }
+
+    static func median(_ values: [Double]) -> Double {
+        let sorted = values.sorted()
+        return sorted.isEmpty ? 0 : sorted[sorted.count / 2]
+    }
+
+    @Test(.enabled(if: enabled))
+    func wakeups() throws {
+        let window = Double(Self.environment["WAYMARK_WINDOW"] ?? "") ?? 60
+        let rounds = Int(Self.environment["WAYMARK_ROUNDS"] ?? "") ?? 3
+        let log = try NMEALog(path: Fixtures.gpsdLog("20100411_Geko_Regensburg.log"))
+        let feed = try NMEAFeedServer(segments: [log.epochs(from: 870, to: 916)], speed: 2, loopLast: true)
+        defer { feed.stop() }
+        let gpsd = try GPSDFeedServer(feed: feed, debugLevel: nil)
+        defer { gpsd.stop() }
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var agents: [(name: String, agent: WaymarkBinary.Running)] = []
+        for (name, powerSave) in [("power_save = true", true), ("power_save = false", false)] {
+            let config = directory.appendingPathComponent("\(powerSave).toml").path
+            let probeInterval = Self.environment["WAYMARK_PROBE_INTERVAL"] ?? "2m"
+            try "[activity]\npause_after = \"5s\"\npower_save = \(powerSave)\nprobe_interval = \"\(probeInterval)\"\n"
+                .write(toFile: config, atomically: true, encoding: .utf8)
+            let agent = try WaymarkBinary.start(
+                ["run", "--print", "--config", config, "--gpsd", "127.0.0.1:\(gpsd.port)", "--log-level", "debug"]
+            )
+            agents.append((name, agent))
+        }
+        for (name, agent) in agents {
+            try agent.wait(seconds: 60, "\(name): the pause") { agent.stdout.contains("\"type\":\"pause\"") }
+        }
+        Thread.sleep(forTimeInterval: 2)
+        var rates: [String: [Double]] = [:]
+        var ownRates: [String: [Double]] = [:]
+        var cpu: [String: [Double]] = [:]
+        for round in 1...rounds {
+            let pids = agents.map { $0.agent.process.processIdentifier }
+            let cpuBefore = pids.map(Self.cpuSeconds(of:))
+            let probesBefore = agents.map { $0.agent.stderr.components(separatedBy: "watching the receiver").count }
+            // Both agents are sampled side by side, one second at a time.
+            let counted = Mutex([(total: 0, runtime: 0), (total: 0, runtime: 0)])
+            DispatchQueue.concurrentPerform(iterations: 2) { index in
+                let count = Self.wakeups(of: pids[index], over: Int(window))
+                counted.withLock { $0[index] = count }
+            }
+            let counts = counted.withLock { $0 }
+            for (index, (name, agent)) in agents.enumerated() {
+                let rate = Double(counts[index].total) / window
+                let own = Double(counts[index].total - counts[index].runtime) / window
+                let seconds = Self.cpuSeconds(of: pids[index]) - cpuBefore[index]
+                let probes = agent.stderr.components(separatedBy: "watching the receiver").count - probesBefore[index]
+                if Self.environment["WAYMARK_THREADS"] == "1" { print(Self.threads(of: pids[index])) }
+                rates[name, default: []].append(rate)
+                ownRates[name, default: []].append(own)
+                cpu[name, default: []].append(seconds)
+                print(
+                    "round \(round) \(name): \(String(format: "%.2f", rate)) voluntary wake-ups/s "
+                        + "(\(String(format: "%.2f", own)) outside libdispatch's 1 Hz monitor), "
+                        + "\(String(format: "%.2f", seconds)) CPU s in \(Int(window)) s, \(probes) probes"
+                )
+            }
+        }
+        func summary(_ name: String) -> String {
+            let format = { (values: [Double]?) in String(format: "%.2f", Self.median(values ?? [])) }
+            return "\(name): \(format(rates[name])) wake-ups/s (\(format(ownRates[name])) outside the monitor), "
+                + "\(format(cpu[name])) CPU s"
+        }
+        let saving = Self.median(rates["power_save = true"] ?? [])
+        let watching = Self.median(rates["power_save = false"] ?? [])
+        print(
+            "median over \(rounds) rounds of \(Int(window)) s: \(summary("power_save = true")); "
+                + "\(summary("power_save = false")); ratio \(String(format: "%.3f", saving / max(watching, 0.001)))"
+        )
+        for (_, agent) in agents { _ = agent.interrupt() }
+        // The agent's own threads; the runtime's monitor adds its fixed once a second (printed above).
+        let own = Self.median(ownRates["power_save = true"] ?? [])
+        #expect(own <= 1, "a paused agent with power saving wakes at most once a second on average")
+    }
+}
