@@ -107,13 +107,9 @@ public struct ActivityMonitor: Sendable {
         fixLossHandled = false
         if probePending { scheduleProbe(after: arrival) }
         guard let current = stay else {
-            if let previous, !looksStationary(fix, after: previous) {
-                trip?.travel(to: fix)
-            } else {
-                // Slow enough to be standing: a stay may begin here.
-                trip?.travel(to: fix)
-                stay = Stay(anchor: fix)
-            }
+            trip?.travel(to: fix)
+            // The first fix, or one slow enough to be standing: a stay may begin here.
+            if previous.map({ looksStationary(fix, after: $0) }) ?? true { stay = Stay(anchor: fix) }
             return events
         }
         if showsMovement(fix, from: current.anchor) {
