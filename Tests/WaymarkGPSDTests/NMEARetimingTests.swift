@@ -287,16 +287,7 @@ private final class LineClient {
 
     init(port: Int) throws {
         descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
-            }
-        }
-        guard connected else { throw TestServerError("connect to \(port): \(errno)") }
+        guard Loopback.connect(descriptor, port: port) else { throw TestServerError("connect to \(port): \(errno)") }
     }
 
     /// The complete lines received within `seconds`, without their CR LF, with when each was received.

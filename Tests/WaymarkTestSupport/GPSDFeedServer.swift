@@ -90,17 +90,7 @@ public final class GPSDFeedServer: @unchecked Sendable {
         try process.run()  // Process closes its copy of the pipe's write end, so the reader sees gpsd's exit.
         output.collect(from: pipe.fileHandleForReading)
         gpsd = process
-        try waitUntilListening()
-    }
-
-    private func waitUntilListening() throws {
-        let deadline = Date().addingTimeInterval(10)
-        while Date() < deadline {
-            if GPSDTestServer.canConnect(port: port) { return }
-            guard gpsd?.isRunning == true else { throw TestServerError("gpsd exited at start (port \(port))") }
-            usleep(20_000)
-        }
-        throw TestServerError("gpsd did not listen on port \(port) within 10 s")
+        try GPSDTestServer.waitUntilListening(port: port, gpsd: gpsd)
     }
 }
 

@@ -60,7 +60,7 @@ public final class GPSDTestServer: @unchecked Sendable {
                 "tcp://127.0.0.1:\(feedPort)",
             ]
         )
-        try waitUntilListening(port: port)
+        try Self.waitUntilListening(port: port, gpsd: gpsd)
     }
 
     /// Stops gpsd and socat and waits for both: SIGKILL, as a crash or a power cut would, or with
@@ -100,18 +100,8 @@ public final class GPSDTestServer: @unchecked Sendable {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { throw TestServerError("socket: \(errno)") }
         defer { close(descriptor) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(descriptor, $0, length) == 0 && getsockname(descriptor, $0, &length) == 0
-            }
-        }
-        guard bound else { throw TestServerError("bind: \(errno)") }
-        return Int(UInt16(bigEndian: address.sin_port))
+        guard let port = Loopback.bind(descriptor, listening: false) else { throw TestServerError("bind: \(errno)") }
+        return port
     }
 
     private static func launch(_ path: String, _ arguments: [String]) throws -> Process {
@@ -124,10 +114,11 @@ public final class GPSDTestServer: @unchecked Sendable {
         return process
     }
 
-    private func waitUntilListening(port: Int) throws {
+    /// Waits up to 10 s until the gpsd just started accepts connections on `port`.
+    static func waitUntilListening(port: Int, gpsd: Process?) throws {
         let deadline = Date().addingTimeInterval(10)
         while Date() < deadline {
-            if Self.canConnect(port: port) { return }
+            if canConnect(port: port) { return }
             guard gpsd?.isRunning == true else { throw TestServerError("gpsd exited at start (port \(port))") }
             usleep(20_000)
         }
@@ -138,15 +129,7 @@ public final class GPSDTestServer: @unchecked Sendable {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { return false }
         defer { close(descriptor) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        return withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
-            }
-        }
+        return Loopback.connect(descriptor, port: port)
     }
 }
 

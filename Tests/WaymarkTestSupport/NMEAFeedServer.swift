@@ -71,16 +71,7 @@ public final class NMEAFeedServer: @unchecked Sendable {
             guard listener >= 0 else { throw TestServerError("socket: \(errno)") }
             var one: Int32 = 1
             setsockopt(listener, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            address.sin_port = in_port_t(UInt16(port).bigEndian)
-            let bound = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    bind(listener, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 && Glibc.listen(listener, 8) == 0
-                }
-            }
-            if bound { return (listener, port) }
+            if Loopback.bind(listener, port: port, listening: true) != nil { return (listener, port) }
             lastError = errno
             close(listener)
         }

@@ -13,17 +13,10 @@ public final class StalledPeer: @unchecked Sendable {
         let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard listener >= 0 else { throw TestServerError("socket: \(errno)") }
         self.listener = listener
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let listening = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(listener, $0, length) == 0 && listen(listener, 8) == 0 && getsockname(listener, $0, &length) == 0
-            }
+        guard let port = Loopback.bind(listener, listening: true) else {
+            throw TestServerError("bind/listen: \(errno)")
         }
-        guard listening else { throw TestServerError("bind/listen: \(errno)") }
-        port = Int(UInt16(bigEndian: address.sin_port))
+        self.port = port
         let thread = Thread { [self] in
             while true {
                 let client = accept(listener, nil, nil)

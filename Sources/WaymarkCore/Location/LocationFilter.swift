@@ -19,8 +19,6 @@ public struct LocationFilter: Sendable {
     public private(set) var newestFix: Location?
     /// The jump of the GPS time base found at the last fix, if that fix restarted the freshness check.
     public private(set) var timeBaseJump: Duration?
-    /// Whether location updates are paused (``ActivityMonitor``): only the heartbeat delivers.
-    public var isPaused = false
 
     /// How long a held-back fix is remembered as the best before a newer, less accurate one replaces it.
     public static let inaccurateMemory = Duration.seconds(60)
@@ -102,11 +100,12 @@ public struct LocationFilter: Sendable {
         return nil
     }
 
-    /// Whether an accepted fix is delivered: by a trigger, or (while ``isPaused``) by the heartbeat only.
-    public mutating func decide(_ location: Location) -> LocationVerdict {
-        guard let trigger = trigger(for: location) else {
+    /// Whether an accepted fix is delivered: by a trigger, or, while location updates are `paused`
+    /// (``ActivityMonitor``), by the heartbeat only.
+    public mutating func decide(_ location: Location, paused: Bool = false) -> LocationVerdict {
+        guard let trigger = trigger(for: location, paused: paused) else {
             noteReferences(of: location)
-            if isPaused { return .hold(.paused) }
+            if paused { return .hold(.paused) }
             switch settings.mode {
             case .significantChange: return .hold(.filteredSignificantChange)
             case .standard: return .hold(settings.distanceFilter > 0 ? .filteredDistance : .filteredTriggers)
@@ -121,15 +120,15 @@ public struct LocationFilter: Sendable {
     }
 
     /// The trigger that delivers an accepted fix, if any; the cheap ones are tried first.
-    private func trigger(for location: Location) -> DeliveryTrigger? {
+    private func trigger(for location: Location, paused: Bool) -> DeliveryTrigger? {
         let heartbeat = settings.heartbeat.nanoseconds
         guard let last = lastDelivered else {
-            guard isPaused else { return .first }
+            guard paused else { return .first }
             return heartbeat > 0 ? .heartbeat : nil
         }
         let time = location.time.nanosecondsSince1970
         let elapsed = time &- lastDeliveredTime
-        if isPaused { return heartbeat > 0 && elapsed >= heartbeat ? .heartbeat : nil }
+        if paused { return heartbeat > 0 && elapsed >= heartbeat ? .heartbeat : nil }
         switch settings.mode {
         case .significantChange:
             let origin = significantOrigin ?? last

@@ -86,26 +86,18 @@ public struct EventPipeline: Sendable {
 
     /// Applies reloaded `[activity]` settings; turning automatic pausing off ends a pause (a `resume`).
     public mutating func applyActivity(_ settings: ActivitySettings, wallClock: Timestamp) -> [Event] {
-        var events: [Event] = []
-        record(activity.apply(settings, time: eventTime(wallClock)), received: nil, into: &events)
-        filter.isPaused = activity.isPaused
-        return events
+        recorded(activity.apply(settings, time: eventTime(wallClock)))
     }
 
     /// Time passes without input (the agent's timer, at ``ActivityMonitor/nextDeadline``): the no-fix pause
     /// and the probes while paused.
     public mutating func advance(to now: MonotonicInstant, wallClock: Timestamp) -> [Event] {
-        var events: [Event] = []
-        record(activity.advance(to: now, time: eventTime(wallClock)), received: nil, into: &events)
-        filter.isPaused = activity.isPaused
-        return events
+        recorded(activity.advance(to: now, time: eventTime(wallClock)))
     }
 
     /// The agent stops, or the replay ended: the trip in progress ends (a `trip` with reason `shutdown`).
     public mutating func finish() -> [Event] {
-        var events: [Event] = []
-        record(activity.finish(), received: nil, into: &events)
-        return events
+        recorded(activity.finish())
     }
 
     public mutating func handle(_ update: SourceUpdate) -> [Event] {
@@ -167,8 +159,7 @@ public struct EventPipeline: Sendable {
                 let changes = activity.observe(location, arrival: update.monotonic, usable: held == nil)
                 record(changes, received: update.received, into: &events)
             }
-            filter.isPaused = activity.isPaused
-            let verdict = held.map(LocationVerdict.hold) ?? filter.decide(location)
+            let verdict = held.map(LocationVerdict.hold) ?? filter.decide(location, paused: activity.isPaused)
             lastVerdict = verdict
             // A stale, repeated or out-of-order fix says nothing about the receiver now.
             if verdict.isCurrent {
@@ -193,7 +184,6 @@ public struct EventPipeline: Sendable {
         case .noFix(_, let time):
             counters.count("no_fix")
             record(activity.noFix(time: time, arrival: update.monotonic), received: update.received, into: &events)
-            filter.isPaused = activity.isPaused
             // An epoch without a usable position is no fix, whatever mode the receiver claimed.
             status.fixMode = .noFix
             if heading.settings.enabled { record(heading.fixLost(time: eventTime(update)), update, into: &events) }
@@ -226,6 +216,13 @@ public struct EventPipeline: Sendable {
             // The status describes the state after the events above, so it follows them.
             events.append(Event(time: time, received: update.received, kind: .status(status)))
         }
+        return events
+    }
+
+    /// The activity's events from outside an update, counted.
+    private mutating func recorded(_ changes: [Event]) -> [Event] {
+        var events: [Event] = []
+        record(changes, received: nil, into: &events)
         return events
     }
 
