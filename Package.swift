@@ -8,12 +8,15 @@ let package = Package(
         .executable(name: "waymark", targets: ["waymark"]),
         .library(name: "WaymarkCore", targets: ["WaymarkCore"]),
         .library(name: "WaymarkGPSD", targets: ["WaymarkGPSD"]),
+        .library(name: "WaymarkStore", targets: ["WaymarkStore"]),
+        .library(name: "WaymarkUplink", targets: ["WaymarkUplink"]),
         .library(name: "WaymarkAgent", targets: ["WaymarkAgent"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
     ],
     targets: [
         .systemLibrary(
@@ -25,10 +28,20 @@ let package = Package(
         .target(name: "WaymarkCore", exclude: ["Magnetism/WMM2025.COF", "Magnetism/README.md"]),
         .target(name: "WaymarkGPSD", dependencies: ["CLibGPS", "WaymarkCore"]),
         .target(
+            name: "WaymarkStore",
+            dependencies: [
+                "WaymarkCore", .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            ]
+        ),
+        .target(name: "WaymarkUplink", dependencies: ["WaymarkCore", "WaymarkStore"]),
+        .target(
             name: "WaymarkAgent",
             dependencies: [
                 "WaymarkCore",
                 "WaymarkGPSD",
+                "WaymarkStore",
+                "WaymarkUplink",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
@@ -38,6 +51,7 @@ let package = Package(
             name: "waymark",
             dependencies: [
                 "WaymarkAgent",
+                "WaymarkUplink",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -45,6 +59,8 @@ let package = Package(
         .target(name: "WaymarkTestSupport", path: "Tests/WaymarkTestSupport"),
         .testTarget(name: "WaymarkCoreTests", dependencies: ["WaymarkCore", "WaymarkTestSupport"]),
         .testTarget(name: "WaymarkGPSDTests", dependencies: ["WaymarkGPSD", "WaymarkCore", "WaymarkTestSupport"]),
+        .testTarget(name: "WaymarkStoreTests", dependencies: ["WaymarkStore", "WaymarkTestSupport"]),
+        .testTarget(name: "WaymarkUplinkTests", dependencies: ["WaymarkUplink", "WaymarkStore", "WaymarkTestSupport"]),
         .testTarget(name: "WaymarkAgentTests", dependencies: ["WaymarkAgent", "WaymarkTestSupport"]),
         .testTarget(name: "waymarkTests", dependencies: ["waymark", "WaymarkTestSupport"]),
     ]

@@ -25,6 +25,19 @@ let package = Package(
             ]
         ),
         .executableTarget(
+            name: "SpoolBenchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "WaymarkCore", package: "Waymark"),
+                .product(name: "WaymarkGPSD", package: "Waymark"),
+                .product(name: "WaymarkStore", package: "Waymark"),
+            ],
+            path: "Benchmarks/SpoolBenchmarks",
+            plugins: [
+                .plugin(name: "BenchmarkPlugin", package: "benchmark")
+            ]
+        ),
+        .executableTarget(
             name: "GeodesyBenchmarks",
             dependencies: [
                 .product(name: "Benchmark", package: "benchmark"),

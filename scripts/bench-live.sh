@@ -166,7 +166,9 @@ run_phase() {
     started=$(now_us)
     # A non-interactive shell starts background jobs with SIGINT ignored; gpspipe installs no handler
     # of its own and would never stop, so both clients get the default disposition back.
-    env --default-signal=INT /usr/bin/time -v -o "$dir/a.time" "$waymark" run --print --gpsd "127.0.0.1:$gpsd_port" \
+    # The agent as it runs on a board: its spool and file sink in a directory of this round.
+    printf '[agent]\nstate_dir = "%s/state"\nlog_dir = "%s/logs"\n' "$dir" "$dir" > "$dir/waymark.toml"
+    env --default-signal=INT /usr/bin/time -v -o "$dir/a.time" "$waymark" run --print --config "$dir/waymark.toml" --gpsd "127.0.0.1:$gpsd_port" \
         >"$dir/a.jsonl" 2>"$dir/a.err" &
     time_a=$!
     pids+=("$time_a")

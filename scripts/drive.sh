@@ -3,6 +3,8 @@
 # Regensburg (Garmin Geko 301, 2010) and `waymark run --print` connected to it prints the events.
 #   scripts/drive.sh [LOG]        (default: the Regensburg drive)
 # Set REALTIME=1 to feed the log at the receiver's own pace through gpsfake instead of all at once.
+# The agent keeps its spool and writes its fleet-review logs (daily event log, one GPX track per trip, trip
+# summaries) under $WAYMARK_DRIVE_DIR (default /tmp/waymark-drive), which are kept after the run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
@@ -12,6 +14,10 @@ swift build -c release --product waymark >&2
 waymark=$(swift build -c release --show-bin-path)/waymark
 
 work=$(mktemp -d)
+out=${WAYMARK_DRIVE_DIR:-/tmp/waymark-drive}
+rm -rf "$out"
+mkdir -p "$out"
+printf '[agent]\nstate_dir = "%s/state"\nlog_dir = "%s/logs"\n' "$out" "$out" > "$out/waymark.toml"
 cleanup() {
     kill "$run_pid" 2>/dev/null || true
     [ -n "${gpsd_pid:-}" ] && kill "$gpsd_pid" 2>/dev/null || true
@@ -39,8 +45,8 @@ else
 fi
 for _ in $(seq 100); do (exec 3<>"/dev/tcp/127.0.0.1/$gpsd_port") 2>/dev/null && break; sleep 0.1; done
 
-echo "waymark run --print --gpsd 127.0.0.1:$gpsd_port   (events on stdout, diagnostics on stderr)" >&2
-"$waymark" run --print --gpsd "127.0.0.1:$gpsd_port" > "$work/events.jsonl" &
+echo "waymark run --print --config $out/waymark.toml --gpsd 127.0.0.1:$gpsd_port   (events on stdout, diagnostics on stderr)" >&2
+"$waymark" run --print --config "$out/waymark.toml" --gpsd "127.0.0.1:$gpsd_port" > "$work/events.jsonl" &
 run_pid=$!
 # The drive ends when gpsd reports the receiver gone; then stop the agent gracefully.
 for _ in $(seq 3000); do
@@ -53,3 +59,9 @@ wait "$run_pid" || true
 run_pid=""
 cat "$work/events.jsonl"
 echo "$(grep -c '"type":"location"' "$work/events.jsonl") location events of $(wc -l < "$work/events.jsonl") events" >&2
+echo "fleet-review logs in $out/logs:" >&2
+(cd "$out/logs" && find . -type f | sort | sed 's/^/  /') >&2
+echo "waymark trips list:" >&2
+"$waymark" trips list --config "$out/waymark.toml" >&2
+echo "waymark spool stats:" >&2
+"$waymark" spool stats --config "$out/waymark.toml" >&2

@@ -35,7 +35,14 @@ public enum Agent {
         let regionFiles = RegionFileService(settings: configuration.regions, locationService: service, logger: logger)
         // The regions are monitored from the first fix on: load the file before the first batch can arrive.
         regionFiles.check()
-        var services: [any Service] = [service, regionFiles]
+        var services: [any Service] = [service, regionFiles, DeferralControlService(locationService: service)]
+        let pidFile = PIDFile(stateDirectory: configuration.agent.stateDirectory)
+        do {
+            try pidFile.write()
+        } catch {
+            logger.warning("\(error); `waymark defer` cannot find this agent")
+        }
+        defer { pidFile.remove() }
         if let reloading {
             services.append(
                 ConfigurationReloadService(
@@ -79,15 +86,21 @@ public enum Agent {
     /// while the core does not watch the receiver (paused with power saving, between probes) the
     /// recording's reports are skipped as gpsd would not have sent them: a replay gives the pauses and
     /// trips a live run would have.
+    ///
+    /// - Parameter spooling: whether the events go to the spool in `[agent] state_dir` and its sinks, as a
+    ///   live run's do (commits follow the process's clock, not the recording's).
     public static func replay(
         _ source: any ReplaySource,
         configuration: Configuration = .init(),
         speed: Double? = nil,
+        spooling: Bool = false,
         sink: any EventSink,
         logger: Logger
     ) async throws -> Counters {
         ignoreBrokenPipes()
-        var core = AgentCore(configuration: configuration, sink: sink, logger: logger)
+        let (storage, reports) = spooling ? Storage.open(configuration, logger: logger) : (nil, [])
+        var core = AgentCore(configuration: configuration, storage: storage, sink: sink, logger: logger)
+        var started = false
         var regions: RegionSource.Loaded?
         if let file = configuration.regions.file {
             switch RegionSource(path: file, settings: configuration.regions).load() {
@@ -100,7 +113,11 @@ public enum Agent {
         var previous: SourceUpdate?
         var unwatched = 0
         while let update = source.next() {
-            if let loaded = regions.take() { core.monitor(loaded, at: update.wallClock) }
+            if !started {
+                started = true
+                core.start(reports: reports, at: update.wallClock, now: update.monotonic)
+            }
+            if let loaded = regions.take() { core.monitor(loaded, at: update.wallClock, now: update.monotonic) }
             if let speed, let previous, update.monotonic > previous.monotonic {
                 sink.flush()
                 try await Task.sleep(for: (update.monotonic - previous.monotonic) / speed)
@@ -112,8 +129,10 @@ public enum Agent {
                 continue
             }
             core.process(update)
+            core.commit(now: update.monotonic, wallClock: update.wallClock)
         }
-        core.finish()
+        if !started { core.start(reports: reports, at: SystemClocks.wall(), now: .zero) }
+        core.finish(now: previous?.monotonic ?? .zero, wallClock: previous?.wallClock ?? SystemClocks.wall())
         sink.flush()
         if unwatched > 0 { logger.info("\(unwatched) reports skipped while the watch was stopped") }
         return core.counters

@@ -24,6 +24,14 @@ extension Waymark {
         @Option(name: .long, help: "Replay at N times the recorded speed (default: as fast as possible).")
         var speed: Double?
 
+        @Flag(
+            name: .long,
+            help: """
+                Keep the events in the spool of [agent] state_dir and hand them to the sinks ([sinks.file]                 writes the event logs, trip tracks and summaries in log_dir), as the live agent does.
+                """
+        )
+        var spool = false
+
         func validate() throws {
             if let speed, !(speed > 0 && speed.isFinite) {
                 throw ValidationError("--speed \(speed): must be a number greater than 0")
@@ -39,10 +47,15 @@ extension Waymark {
                 source,
                 configuration: configuration,
                 speed: speed,
+                spooling: spool,
                 sink: sink,
                 logger: logger
             )
             printError("replay \(file): \(counters.summary)")
+            if spool, let io = ProcessIO.current() {
+                // What the spool and the sinks cost the disk, for measuring wear (scripts/measure-spool-wear.sh).
+                printError("replay \(file): disk write_bytes=\(io.writeBytes) syscw=\(io.writeCalls)")
+            }
         }
 
         /// The recording, or a one-line error naming it and exit status 1.

@@ -8,6 +8,9 @@ struct Waymark: AsyncParsableCommand {
         commandName: "waymark",
         abstract: "An on-board location agent for vehicle fleets: live fixes from gpsd, as Core Location does.",
         version: "waymark \(Agent.versionDescription)",
-        subcommands: [Run.self, Replay.self, CheckConfig.self, Locate.self, Geo.self, Regions.self]
+        subcommands: [
+            Run.self, Replay.self, CheckConfig.self, Locate.self, Geo.self, Regions.self, Spool.self, Trips.self,
+            Defer.self,
+        ]
     )
 }

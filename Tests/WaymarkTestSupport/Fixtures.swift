@@ -17,3 +17,16 @@ public enum Fixtures {
         return url
     }
 }
+
+extension Fixtures {
+    /// The `[agent]` section that gives a test's agent its own spool and logs under `directory`, so that
+    /// agents running side by side never share them (nor the board's `/var/lib/waymark`).
+    public static func agentSection(in directory: URL) -> String {
+        """
+        [agent]
+        state_dir = "\(directory.appendingPathComponent("state").path)"
+        log_dir = "\(directory.appendingPathComponent("logs").path)"
+
+        """
+    }
+}

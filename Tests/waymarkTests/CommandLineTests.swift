@@ -51,9 +51,13 @@ struct CommandLineTests {
     @Test("run --for 5s without gpsd: an error event, retries, exit 0")
     func runWithoutGPSD() throws {
         let port = try GPSDTestServer.freePort()
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let config = directory.appendingPathComponent("waymark.toml").path
+        try Fixtures.agentSection(in: directory).write(toFile: config, atomically: true, encoding: .utf8)
         let started = Date()
         let result = try WaymarkBinary.run(
-            ["run", "--print", "--gpsd", "127.0.0.1:\(port)", "--for", "5s"],
+            ["run", "--print", "--config", config, "--gpsd", "127.0.0.1:\(port)", "--for", "5s"],
             timeout: 30
         )
         let elapsed = Date().timeIntervalSince(started)

@@ -90,7 +90,9 @@ struct PausedWakeupsMeasurement {
         for (name, powerSave) in [("power_save = true", true), ("power_save = false", false)] {
             let config = directory.appendingPathComponent("\(powerSave).toml").path
             let probeInterval = Self.environment["WAYMARK_PROBE_INTERVAL"] ?? "2m"
-            try "[activity]\npause_after = \"5s\"\npower_save = \(powerSave)\nprobe_interval = \"\(probeInterval)\"\n"
+            let agentSection = Fixtures.agentSection(in: directory.appendingPathComponent("\(powerSave)"))
+            try
+                "\(agentSection)[activity]\npause_after = \"5s\"\npower_save = \(powerSave)\nprobe_interval = \"\(probeInterval)\"\n"
                 .write(toFile: config, atomically: true, encoding: .utf8)
             let agent = try WaymarkBinary.start(
                 ["run", "--print", "--config", config, "--gpsd", "127.0.0.1:\(gpsd.port)", "--log-level", "debug"]

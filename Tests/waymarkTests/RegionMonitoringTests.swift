@@ -95,6 +95,7 @@ struct RegionMonitoringTests {
             """
             [agent]
             state_dir = "\(directory.path)"
+            log_dir = "\(directory.path)/logs"
             [regions]
             file = "\(file.path)"
             cushion = 0
@@ -162,13 +163,17 @@ struct RegionMonitoringTests {
         let settings = """
             [agent]
             state_dir = "\(directory.path)"
+            log_dir = "\(directory.path)/logs"
             [regions]
             file = "\(file.path)"
             """
         let (first, _) = try LiveRun.events(Self.drive, settings)
         #expect(!first.contains { $0["offline"] != nil })
-        let saved = try String(contentsOf: directory.appendingPathComponent("regions.state"), encoding: .utf8)
-        #expect(saved.split(separator: "\n").contains("depot"))
+        // The spool saved the state: `waymark regions state` reads it there.
+        let config = directory.appendingPathComponent("waymark.toml").path
+        try settings.write(toFile: config, atomically: true, encoding: .utf8)
+        let saved = try WaymarkBinary.run(["regions", "state", "--config", config])
+        #expect(saved.status == 0 && saved.stdoutLines == ["depot  inside"], "\(saved.stdout)\(saved.stderr)")
         // Restarted elsewhere (the receiver of motorola-t805, near Paris): the depot was left meanwhile.
         let (second, _) = try LiveRun.events("motorola-t805.log", settings)
         let offline = second.filter { $0["type"] as? String == "region" }
@@ -195,7 +200,7 @@ struct RegionMonitoringTests {
         try Data(RegionFile.encode([region])).write(to: file)
         let (events, _) = try LiveRun.events(
             log,
-            "[agent]\nstate_dir = \"\(directory.path)\"\n[regions]\nfile = \"\(file.path)\"\n\(settings)"
+            "[agent]\nstate_dir = \"\(directory.path)\"\nlog_dir = \"\(directory.path)/logs\"\n[regions]\nfile = \"\(file.path)\"\n\(settings)"
         )
         return events.filter { $0["type"] as? String == "region" }
     }
@@ -231,11 +236,13 @@ struct RegionMonitoringTests {
         let file = directory.appendingPathComponent("regions.geojson")
         try Data(RegionFile.encode([depot])).write(to: file)
         let config = directory.appendingPathComponent("waymark.toml")
-        try "[agent]\nstate_dir = \"\(directory.path)\"\n[regions]\nfile = \"\(file.path)\"\n".write(
-            to: config,
-            atomically: true,
-            encoding: .utf8
-        )
+        try
+            "[agent]\nstate_dir = \"\(directory.path)\"\nlog_dir = \"\(directory.path)/logs\"\n[regions]\nfile = \"\(file.path)\"\n"
+            .write(
+                to: config,
+                atomically: true,
+                encoding: .utf8
+            )
         let agent = try WaymarkBinary.start([
             "run", "--print", "--config", config.path, "--gpsd", "127.0.0.1:\(gpsd.port)",
         ])

@@ -21,6 +21,7 @@ struct RegionsCommandTests {
             try """
             [agent]
             state_dir = "\(directory.path)"
+            log_dir = "\(directory.path)/logs"
             [regions]
             file = "\(regionFile)"
             \(regionsSettings)

@@ -18,7 +18,7 @@ struct ReloadTests {
         }
         let path = directory.appendingPathComponent("waymark.toml").path
         func write(port: Int, extra: String = "") throws {
-            try "[gpsd]\nhost = \"127.0.0.1\"\nport = \(port)\n\(extra)".write(
+            try "\(Fixtures.agentSection(in: directory))[gpsd]\nhost = \"127.0.0.1\"\nport = \(port)\n\(extra)".write(
                 toFile: path,
                 atomically: true,
                 encoding: .utf8
@@ -42,8 +42,8 @@ struct ReloadTests {
         try write(port: 0, extra: "colour = \"red\"\n")
         agent.signal(SIGHUP)
         try agent.wait(seconds: 10, "the rejection") { agent.stderr.contains("rejected") }
-        #expect(agent.stderr.contains("waymark.toml:3: [gpsd] port = 0: must be"))
-        #expect(agent.stderr.contains("waymark.toml:4: [gpsd] colour: unknown key"))
+        #expect(agent.stderr.contains("waymark.toml:6: [gpsd] port = 0: must be"))
+        #expect(agent.stderr.contains("waymark.toml:7: [gpsd] colour: unknown key"))
         #expect(agent.process.isRunning)
         #expect(agent.interrupt() == 0)
     }

@@ -8,10 +8,15 @@ extension Configuration {
         ConfigurationSection("heading") { section, configuration in configuration.heading.read(from: &section) },
         ConfigurationSection("activity") { section, configuration in configuration.activity.read(from: &section) },
         ConfigurationSection("regions") { section, configuration in configuration.regions.read(from: &section) },
+        ConfigurationSection("deferred") { section, configuration in configuration.deferred.read(from: &section) },
+        ConfigurationSection("spool") { section, configuration in configuration.spool.read(from: &section) },
+        ConfigurationSection("sinks.file") { section, configuration in configuration.fileSink.read(from: &section) },
     ]
 
     /// Reads `sections` of a document over the defaults; returns the configuration and every problem found,
-    /// ordered by line.
+    /// ordered by line. Settings that follow from other sections' keys are set once all are read, whatever
+    /// the order of the sections in the file: `[deferred]` ends its windows on a region event exactly when
+    /// `[regions] flush = "immediate"`.
     static func settings(
         in root: TOMLTable,
         file: String,
@@ -19,6 +24,7 @@ extension Configuration {
     ) -> (Configuration, [ConfigurationIssue]) {
         var reading = Reading(file: file, sections: sections)
         visit(root, at: [], line: nil, into: &reading)
+        reading.configuration.deferred.endsOnRegion = reading.configuration.regions.flush == .immediate
         let ordered = reading.issues.enumerated().sorted { first, second in
             (first.element.line ?? 0, first.offset) < (second.element.line ?? 0, second.offset)
         }

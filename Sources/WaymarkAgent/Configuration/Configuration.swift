@@ -16,6 +16,13 @@ public struct Configuration: Sendable, Equatable {
     public var activity: ActivitySettings
     /// `[regions]`: region monitoring.
     public var regions: RegionsSettings
+    /// `[deferred]`: when the committed events reach the sinks, in batches. ``RegionsSettings/flush`` sets its
+    /// ``DeferralSettings/endsOnRegion``.
+    public var deferred: DeferralSettings
+    /// `[spool]`: the durable spool.
+    public var spool: SpoolSettings
+    /// `[sinks.file]`: the fleet-review logs.
+    public var fileSink: FileSinkSettings
 
     public init(
         agent: AgentSettings = .init(),
@@ -23,7 +30,10 @@ public struct Configuration: Sendable, Equatable {
         location: LocationSettings = .init(),
         heading: HeadingSettings = .init(),
         activity: ActivitySettings = .init(),
-        regions: RegionsSettings = .init()
+        regions: RegionsSettings = .init(),
+        deferred: DeferralSettings = .init(),
+        spool: SpoolSettings = .init(),
+        fileSink: FileSinkSettings = .init()
     ) {
         self.agent = agent
         self.gpsd = gpsd
@@ -31,6 +41,9 @@ public struct Configuration: Sendable, Equatable {
         self.heading = heading
         self.activity = activity
         self.regions = regions
+        self.deferred = deferred
+        self.spool = spool
+        self.fileSink = fileSink
     }
 
     /// Reads a configuration file's text: the defaults, overridden by the keys the text sets.

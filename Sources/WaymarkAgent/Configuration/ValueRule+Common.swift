@@ -1,5 +1,7 @@
 /// How messages name a duration, with examples of every common unit.
 private let aDuration = "a duration such as \"500ms\", \"5s\", \"3m\" or \"2h\""
+/// How messages name a size, with examples of every common unit.
+private let aSize = "a size such as \"512B\", \"64KB\", \"256MB\" or \"1GB\""
 
 extension ValueRule where Value == Int {
     /// An integer in `range`.
@@ -91,6 +93,33 @@ extension ValueRule where Value == Duration {
                 return .rejected("must be a duration from \"0s\" (off) to \"\(upper.configText)\"")
             }
             return .accepted(duration)
+        }
+    }
+}
+
+extension ValueRule where Value == ByteCount {
+    /// A size string in `range`: `"64KB"`, `"256MB"`, `"1GB"` (``ByteCount``).
+    static func size(in range: ClosedRange<ByteCount>) -> ValueRule {
+        size { size in
+            range.contains(size) ? nil : "must be a size from \"\(range.lowerBound)\" to \"\(range.upperBound)\""
+        }
+    }
+
+    /// A size string from zero (which turns the setting off) to `upper`.
+    static func size(atMost upper: ByteCount) -> ValueRule {
+        size { size in size <= upper ? nil : "must be a size from \"0B\" (off) to \"\(upper)\"" }
+    }
+
+    /// A size string that `problem` finds nothing wrong with (it returns nil), or its message.
+    private static func size(_ problem: @escaping @Sendable (ByteCount) -> String?) -> ValueRule {
+        ValueRule { value in
+            guard case .string(let text) = value else {
+                return .rejected("must be \(aSize), not \(value.kind.noun)")
+            }
+            guard let size = ByteCount(configText: text) else {
+                return .rejected("must be \(aSize)")
+            }
+            return problem(size).map { .rejected($0) } ?? .accepted(size)
         }
     }
 }

@@ -1,5 +1,6 @@
 import WaymarkCore
 import WaymarkGPSD
+import WaymarkStore
 
 #if canImport(Glibc)
 import Glibc
@@ -8,18 +9,29 @@ import Darwin
 #endif
 
 extension RegionFileEditor {
-    /// Each region of the file, in its order, with the state the agent last saved in
-    /// `stateDirectory/regions.state`: every region ``SavedRegionState/State/unknown`` when there is no such
-    /// file; a region the agent does not monitor (over a limit) ``SavedRegionState/State/notMonitored(reason:)``.
+    /// Each region of the file, in its order, with the state the agent last saved in its spool
+    /// (`stateDirectory/spool.sqlite`), or before the spool kept them in `stateDirectory/regions.state`: every
+    /// region ``SavedRegionState/State/unknown`` when neither holds any; a region the agent does not monitor
+    /// (over a limit) ``SavedRegionState/State/notMonitored(reason:)``.
     ///
     /// - Throws: ``RegionEditError``: the errors of ``regions()``; ``RegionEditError/Code/malformedFile`` for a
     ///   state file that is not one the agent writes; ``RegionEditError/Code/cannotRead``.
     public func savedStates(stateDirectory: String) throws(RegionEditError) -> [SavedRegionState] {
         let regions = try regions() ?? []
         let file = RegionStateFile(stateDirectory: stateDirectory)
-        let inside: Set<String>?
+        var inside: Set<String>?
         var status = stat()
-        if stat(file.path, &status) != 0, errno == ENOENT {
+        let spoolPath = (stateDirectory.hasSuffix("/") ? stateDirectory : stateDirectory + "/") + Spool.fileName
+        if stat(spoolPath, &status) == 0 {
+            do {
+                inside = try Spool(path: spoolPath, readOnly: true).load().insideRegions
+            } catch {
+                throw RegionEditError(code: .cannotRead, message: "\(spoolPath): \(error.message)")
+            }
+        }
+        if inside != nil {
+            // The spool's states are the newest.
+        } else if stat(file.path, &status) != 0, errno == ENOENT {
             inside = nil
         } else {
             do {

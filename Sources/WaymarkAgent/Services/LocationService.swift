@@ -19,16 +19,25 @@ public final class LocationService: Service, Sendable {
     private let pendingConfiguration = Mutex<Configuration?>(nil)
     /// A region file loaded (or reloaded), monitored from the next batch on.
     private let pendingRegions = Mutex<RegionSource.Loaded?>(nil)
+    /// `waymark defer off` (false) or `on` (true), applied at once.
+    private let pendingDeferral = Mutex<Bool?>(nil)
+    /// Where the regions the vehicle is inside were saved before the spool kept them: read once, as the
+    /// spool's start when it has none; and written when there is no spool.
     private let regionStates: RegionStateFile?
+    /// Whether events go to the spool and its sinks.
+    private let spooling: Bool
     /// Wakes ``run()`` for a reload or a region file, which a paused agent may otherwise apply only at
     /// its next probe.
     private let wakeUp = Mutex<AsyncStream<Input>.Continuation?>(nil)
 
-    /// - Parameter regionStates: where the regions the vehicle is inside are saved; nil saves nothing.
+    /// - Parameters:
+    ///   - regionStates: the region state file of earlier versions; nil reads and saves none.
+    ///   - spooling: whether events go to the spool in `[agent] state_dir` and from there to the sinks.
     init(
         batches: AsyncStream<[SourceUpdate]>,
         configuration: Configuration,
         regionStates: RegionStateFile?,
+        spooling: Bool = true,
         setWatching: @escaping @Sendable (Bool) -> Void = { _ in },
         sink: any EventSink,
         logger: Logger
@@ -37,6 +46,7 @@ public final class LocationService: Service, Sendable {
         self.setWatching = setWatching
         self.configuration = configuration
         self.regionStates = regionStates
+        self.spooling = spooling
         self.sink = sink
         self.logger = logger
     }
@@ -54,6 +64,13 @@ public final class LocationService: Service, Sendable {
         _ = wakeUp.withLock { $0?.yield(.pending) }
     }
 
+    /// Ends deferral (`waymark defer off`, SIGUSR1) or resumes it with the `[deferred]` thresholds
+    /// (`waymark defer on`, SIGUSR2), until the next reload or restart.
+    func setDeferral(enabled: Bool) {
+        pendingDeferral.withLock { $0 = enabled }
+        _ = wakeUp.withLock { $0?.yield(.pending) }
+    }
+
     /// The counters when ``run()`` returned.
     public var counters: Counters { finalCounters.withLock { $0 } }
 
@@ -66,12 +83,15 @@ public final class LocationService: Service, Sendable {
     }
 
     public func run() async {
+        let (storage, reports) = spooling ? Storage.open(configuration, logger: logger) : (nil, [])
         var core = AgentCore(
             configuration: configuration,
             savedInside: regionStates?.load(),
+            storage: storage,
             sink: sink,
             logger: logger
         )
+        core.start(reports: reports, at: SystemClocks.wall(), now: SystemClocks.monotonic())
         let (inputs, continuation) = AsyncStream.makeStream(of: Input.self)
         wakeUp.withLock { $0 = continuation }
         let batches = self.batches
@@ -84,12 +104,18 @@ public final class LocationService: Service, Sendable {
         var saveFailed = false
         for await input in inputs.cancelOnGracefulShutdown() {
             if let configuration = pendingConfiguration.withLock({ $0.take() }) {
-                core.apply(configuration, wallClock: SystemClocks.wall())
+                core.apply(configuration, wallClock: SystemClocks.wall(), now: SystemClocks.monotonic())
+            }
+            if let enabled = pendingDeferral.withLock({ $0.take() }) {
+                var settings = core.deferralSettings
+                settings.enabled = enabled
+                logger.notice(enabled ? "deferral resumed (waymark defer on)" : "deferral ended (waymark defer off)")
+                core.applyDeferral(settings, wallClock: SystemClocks.wall(), now: SystemClocks.monotonic())
             }
             if let regions = pendingRegions.withLock({ $0.take() }) {
                 var time = SystemClocks.wall()
                 if case .batch(let batch) = input, let first = batch.first { time = first.wallClock }
-                core.monitor(regions, at: time)
+                core.monitor(regions, at: time, now: SystemClocks.monotonic())
             }
             switch input {
             case .batch(let batch):
@@ -100,14 +126,7 @@ public final class LocationService: Service, Sendable {
             case .pending:
                 break
             }
-            sink.flush()
-            if core.wantsWatch != watching {
-                watching = core.wantsWatch
-                logger.debug(watching ? "watching the receiver" : "watch stopped while paused")
-                setWatching(watching)
-            }
-            timer.arm(at: core.nextDeadline)
-            if let inside = core.changedInsideRegions(), let regionStates {
+            if let inside = core.changedInsideRegions(), storage == nil, let regionStates {
                 do {
                     try regionStates.save(inside)
                     saveFailed = false
@@ -116,11 +135,19 @@ public final class LocationService: Service, Sendable {
                     saveFailed = true
                 }
             }
+            core.commit(now: SystemClocks.monotonic(), wallClock: SystemClocks.wall())
+            sink.flush()
+            if core.wantsWatch != watching {
+                watching = core.wantsWatch
+                logger.debug(watching ? "watching the receiver" : "watch stopped while paused")
+                setWatching(watching)
+            }
+            timer.arm(at: [core.nextDeadline, core.nextCommit].compactMap { $0 }.min())
         }
         wakeUp.withLock { $0 = nil }
         timer.cancel()
         forwarding.cancel()
-        core.finish()
+        core.finish(now: SystemClocks.monotonic(), wallClock: SystemClocks.wall())
         sink.flush()
         let counters = core.counters
         finalCounters.withLock { $0 = counters }

@@ -24,6 +24,7 @@ public struct Event: Hashable, Sendable {
         case pause(PauseReport)
         case resume(ResumeReport)
         case trip(TripSummary)
+        case deferredFinished(DeferralReport)
         case status(Status)
         case error(ErrorReport)
     }
@@ -38,6 +39,7 @@ public struct Event: Hashable, Sendable {
         case .pause: "pause"
         case .resume: "resume"
         case .trip: "trip"
+        case .deferredFinished: "deferred_finished"
         case .status: "status"
         case .error: "error"
         }
@@ -147,4 +149,12 @@ public struct ErrorCode: Hashable, Sendable, CustomStringConvertible {
     public static let headingFailure = ErrorCode("heading_failure")
     /// A region cannot be monitored (malformed, over a limit); the others are (`CLError.regionMonitoringFailure`).
     public static let regionMonitoringFailure = ErrorCode("region_monitoring_failure")
+    /// The spool's database could not be opened: it was moved aside and a fresh one started.
+    public static let spoolCorrupt = ErrorCode("spool_corrupt")
+    /// The spool cannot be written (a full disk, a read-only state directory): events are kept in memory.
+    public static let spoolUnavailable = ErrorCode("spool_unavailable")
+    /// The spool reached `[spool] max_bytes` and dropped events to make room.
+    public static let spoolFull = ErrorCode("spool_full")
+    /// A sink could not deliver; it retries from its cursor.
+    public static let sinkFailure = ErrorCode("sink_failure")
 }

@@ -57,6 +57,11 @@ public struct EventEncoder: Sendable {
                 writer.number("distance", resume.distance.map { JSONObjectWriter.rounded($0, places: 1) })
             case .trip(let trip):
                 writer.trip(trip)
+            case .deferredFinished(let report):
+                writer.string("reason", report.reason.rawValue)
+                writer.integer("events", Int64(report.events))
+                writer.number("distance", report.distance.map { JSONObjectWriter.rounded($0, places: 1) })
+                writer.number("duration", report.duration.map { JSONObjectWriter.rounded($0.secondsValue, places: 3) })
             case .status(let status):
                 writer.string("gpsd", status.gpsd.rawValue)
                 if let device = status.device { writer.string("device_path", device) }

@@ -296,7 +296,8 @@ public struct EventPipeline: Sendable {
         return eventTime(update.wallClock)
     }
 
-    private func eventTime(_ wallClock: Timestamp) -> Timestamp {
+    /// The time of an event that is not derived from a fix: `wallClock`, but never before the newest fix.
+    public func eventTime(_ wallClock: Timestamp) -> Timestamp {
         guard let last = filter.newestFix?.time, last > wallClock else { return wallClock }
         return last
     }

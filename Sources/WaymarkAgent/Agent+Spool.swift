@@ -1,0 +1,76 @@
+import WaymarkCore
+import WaymarkStore
+import WaymarkUplink
+
+extension Agent {
+    /// The spool of `[agent] state_dir`, opened for reading beside a running agent.
+    public static func openSpool(_ configuration: Configuration) throws(SpoolError) -> Spool {
+        let directory = configuration.agent.stateDirectory
+        return try Spool(
+            path: (directory.hasSuffix("/") ? directory : directory + "/") + Spool.fileName,
+            readOnly: true
+        )
+    }
+
+    /// `waymark spool stats`: one JSON object of what the spool holds, what each sink has not confirmed yet,
+    /// and what was dropped.
+    public static func spoolStatistics(_ configuration: Configuration) throws(SpoolError) -> String {
+        let stats = try openSpool(configuration).stats(sinks: configuration.fileSink.enabled ? ["file"] : [])
+        var fields: [String] = [
+            "\"path\":\(quoted(stats.path))", "\"events\":\(stats.events)",
+        ]
+        if let first = stats.firstSeq { fields.append("\"first_seq\":\(first)") }
+        fields += [
+            "\"last_seq\":\(stats.lastSeq)", "\"bytes\":\(stats.bytes)",
+            "\"max_bytes\":\(configuration.spool.maxBytes.bytes)",
+            "\"file_bytes\":\(stats.fileBytes)",
+        ]
+        let drops = stats.drops.sorted { $0.key < $1.key }.map { "\(quoted($0.key)):\($0.value)" }
+        fields.append("\"drops\":{\(drops.joined(separator: ","))}")
+        let sinks = stats.sinks.map { sink -> String in
+            var members = ["\"name\":\(quoted(sink.name))", "\"cursor\":\(sink.cursor)", "\"unsent\":\(sink.unsent)"]
+            if let seq = sink.oldestUnsentSeq { members.append("\"oldest_unsent_seq\":\(seq)") }
+            if let time = sink.oldestUnsentTime { members.append("\"oldest_unsent_time\":\"\(time.iso8601)\"") }
+            return "{" + members.joined(separator: ",") + "}"
+        }
+        fields.append("\"sinks\":[\(sinks.joined(separator: ","))]")
+        return "{" + fields.joined(separator: ",") + "}"
+    }
+
+    /// `waymark spool export`: the events from `first` to `last` (and from `since` on) in `format`, written
+    /// through `write` in chunks.
+    public static func exportSpool(
+        _ configuration: Configuration,
+        from first: UInt64?,
+        through last: UInt64?,
+        since: Timestamp?,
+        format: ExportFormat,
+        write: ([UInt8]) -> Void
+    ) throws {
+        let spool = try openSpool(configuration)
+        var exporter = Exporter(format: format)
+        var buffer: [UInt8] = []
+        exporter.begin(into: &buffer)
+        try spool.forEach(from: first ?? 0, through: last ?? UInt64(Int64.max), since: since) { event in
+            exporter.add(try EventLine(event.line), raw: event.line, into: &buffer)
+            if buffer.count >= 1 << 16 {
+                write(buffer)
+                buffer.removeAll(keepingCapacity: true)
+            }
+        }
+        exporter.end(into: &buffer)
+        write(buffer)
+    }
+
+    /// `waymark trips list`: the `trip` events in the spool from `since` on, oldest first, each decoded and as
+    /// its JSON line.
+    public static func trips(_ configuration: Configuration, since: Timestamp?) throws -> [(EventLine, String)] {
+        var trips: [(EventLine, String)] = []
+        try openSpool(configuration).forEach(since: since, kinds: [.trip]) { event in
+            trips.append((try EventLine(event.line), String(decoding: event.line, as: UTF8.self)))
+        }
+        return trips
+    }
+
+    private static func quoted(_ text: String) -> String { text.debugDescription }
+}

@@ -1,0 +1,55 @@
+import WaymarkStore
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// `state_dir/waymark.pid`: how `waymark defer` finds the running agent.
+public struct PIDFile: Sendable {
+    public let path: String
+
+    public init(stateDirectory: String) {
+        path = stateDirectory.hasSuffix("/") ? stateDirectory + "waymark.pid" : stateDirectory + "/waymark.pid"
+    }
+
+    func write() throws(Files.Failure) {
+        try Files.makeDirectory(String(path.dropLast("/waymark.pid".count)))
+        try Files.replace(path, with: Array("\(getpid())\n".utf8))
+    }
+
+    func remove() {
+        guard read() == getpid() else { return }
+        Files.remove(path)
+    }
+
+    /// The process id in the file; nil when there is none or it holds no number.
+    public func read() -> Int32? {
+        guard let bytes = try? Files.tail(path, count: 32), !bytes.isEmpty else { return nil }
+        return Int32(String(decoding: bytes, as: UTF8.self).trimmingTrailingNewline)
+    }
+
+    /// Sends `signal` to the agent of the file.
+    ///
+    /// - Throws: a sentence for the operator when there is no running agent to signal.
+    public func signal(_ signal: Int32) throws(Files.Failure) {
+        guard let pid = read() else {
+            throw Files.Failure(description: "no running agent: \(path) does not exist or holds no process id")
+        }
+        guard kill(pid, signal) == 0 else {
+            throw Files.Failure(
+                description:
+                    "no running agent: process \(pid) of \(path) cannot be signalled (\(String(cString: strerror(errno))))"
+            )
+        }
+    }
+}
+
+extension String {
+    fileprivate var trimmingTrailingNewline: String {
+        var text = self
+        while text.last == "\n" { text.removeLast() }
+        return text
+    }
+}

@@ -1,0 +1,235 @@
+import Logging
+import WaymarkCore
+import WaymarkStore
+import WaymarkUplink
+
+/// The spool and its sinks as the agent drives them: events are appended as they are emitted, committed
+/// every `[spool] commit_interval` (at once for `pause`, `region` and `trip`), and after each commit the
+/// released ones — all of them, or the closed deferral windows' — go to the sinks.
+///
+/// Failures never stop the agent: a commit that fails keeps its events in memory and is tried again, a sink
+/// that fails is tried again from its cursor; each says so once, as an error event and a log line.
+final class Storage {
+    let spool: Spool
+    private let drivers: [SinkDriver]
+    /// The clock of commits and retries: the monotonic clock of the process, in replay too (the commits'
+    /// cadence is about the disk, not about the recording).
+    private let clock: () -> MonotonicInstant
+    private let settings: SpoolSettings
+    private let logger: Logger
+    private var pending = SpoolCommit()
+    /// When the oldest uncommitted event arrived.
+    private var pendingSince: MonotonicInstant?
+    /// An uncommitted event that commits at once.
+    private var urgent = false
+    /// The last `seq` committed.
+    private(set) var committed: UInt64
+    /// The last `seq` the sinks may have: the end of the last closed deferral window, or every event.
+    private(set) var released: UInt64
+    /// What the start found: the last `seq`, and a deferral window a crash left open.
+    let recovered: SpoolState
+    /// The sinks that failed, by name, until they deliver again.
+    private var failingSinks: Set<String> = []
+    private var commitFailing = false
+    /// Transactions committed that held events.
+    private(set) var commits = 0
+    /// When a failed commit or delivery is tried again.
+    private var retryAt: MonotonicInstant?
+    /// Events kept in memory at most while commits fail; past it the oldest routine ones go.
+    static let memoryLimit = 100_000
+
+    /// - Parameters:
+    ///   - sinks: the sinks, each with its cursor taken from the spool.
+    init(
+        spool: Spool,
+        sinks: [any Sink],
+        settings: SpoolSettings,
+        clock: @escaping () -> MonotonicInstant,
+        logger: Logger
+    ) throws(SpoolError) {
+        self.spool = spool
+        self.clock = clock
+        self.settings = settings
+        self.logger = logger
+        var state = try spool.load()
+        // A sink that holds more than the spool (its database was lost, or its WAL torn): never number an
+        // event again that a sink already has.
+        let highest = sinks.compactMap(\.lastDelivered).max() ?? 0
+        if highest > state.lastSeq {
+            logger.warning(
+                "the sinks hold events up to \(highest), the spool only up to \(state.lastSeq): numbering goes on after \(highest)"
+            )
+            state.lastSeq = highest
+            pending.seqFloor = highest
+        }
+        drivers = sinks.map { sink in
+            SinkDriver(sink: sink, cursor: max(state.cursors[sink.name] ?? 0, sink.lastDelivered ?? 0))
+        }
+        recovered = state
+        committed = state.lastSeq
+        released = state.windowStart.map { $0 - 1 } ?? state.lastSeq
+    }
+
+    /// When ``commitIfDue(now:)`` next has something to do.
+    var nextDeadline: MonotonicInstant? {
+        if commitFailing { return retryAt }
+        var deadline = retryAt
+        if let since = pendingSince {
+            let due = urgent ? since : since + settings.commitInterval
+            deadline = min(deadline ?? due, due)
+        }
+        return deadline
+    }
+
+    /// Takes a numbered event; committed with the next commit.
+    func append(_ event: StoredEvent) {
+        pending.events.append(event)
+        if pendingSince == nil { pendingSince = clock() }
+        if event.kind == .pause || event.kind == .region || event.kind == .trip { urgent = true }
+    }
+
+    /// A deferral window opened at `seq`: its events wait for its end.
+    func windowOpened(at seq: UInt64) {
+        pending.writesWindow = true
+        pending.windowStart = seq
+    }
+
+    /// The window ended with the event `seq` (its `deferred_finished`), or deferral is off and every event
+    /// up to `seq` may go: the sinks get them after their commit.
+    func release(through seq: UInt64, closingWindow: Bool) {
+        released = max(released, seq)
+        if closingWindow {
+            pending.writesWindow = true
+            pending.windowStart = nil
+        }
+    }
+
+    /// Saves the regions the vehicle is inside with the next commit.
+    func saveInside(_ ids: [String]) { pending.insideRegions = ids }
+
+    /// Commits when the interval has passed (or an urgent event waits), then hands the released events to
+    /// the sinks. Returns the reports to emit as events: drops, and failures that are new.
+    func commitIfDue() -> [ErrorReport] {
+        let now = clock()
+        guard let deadline = nextDeadline, deadline <= now else { return [] }
+        return commit(now: now)
+    }
+
+    /// Commits everything pending and delivers.
+    func commit(now: MonotonicInstant) -> [ErrorReport] {
+        retryAt = nil
+        var commit = takePending()
+        var reports: [ErrorReport] = []
+        if settings.commitInterval == .zero {
+            // Every event alone: the most durable, and the wear that group commit saves.
+            let events = commit.events
+            commit.events = []
+            for (index, event) in events.enumerated() {
+                var single = SpoolCommit()
+                single.events = [event]
+                single.maxBytes = commit.maxBytes
+                single.delivered = commit.delivered
+                reports += write(single)
+                if commitFailing {
+                    pending.events += events[(index + 1)...]
+                    break
+                }
+            }
+        }
+        reports += write(commit)
+        if commitFailing {
+            retryAt = now + Self.retryInterval
+            return reports
+        }
+        reports += deliver()
+        if !failingSinks.isEmpty { retryAt = now + Self.retryInterval }
+        return reports
+    }
+
+    /// How long a failed commit or delivery waits before it is tried again.
+    static let retryInterval = Duration.seconds(5)
+
+    /// The final commit: pending events, then the sinks, then their cursors.
+    func close() -> [ErrorReport] {
+        var reports = commit(now: clock())
+        reports += write(takePending())
+        return reports
+    }
+
+    private var delivered: UInt64 { drivers.map(\.cursor).min() ?? 0 }
+
+    private func takePending() -> SpoolCommit {
+        var commit = pending
+        pending = SpoolCommit()
+        for driver in drivers {
+            if let cursor = driver.takeCursorChange() { commit.cursors[driver.sink.name] = cursor }
+        }
+        commit.maxBytes = settings.maxBytes.bytes
+        commit.delivered = delivered
+        pendingSince = nil
+        urgent = false
+        return commit
+    }
+
+    private func write(_ commit: SpoolCommit) -> [ErrorReport] {
+        guard !commit.isEmpty else { return [] }
+        do {
+            let drops = try spool.commit(commit)
+            if let last = commit.events.last {
+                committed = max(committed, last.seq)
+                commits += 1
+            }
+            var reports: [ErrorReport] = []
+            if commitFailing {
+                commitFailing = false
+                logger.notice("the spool commits again", metadata: ["spool": "\(spool.path)"])
+            }
+            if !drops.isEmpty {
+                let counts = drops.sorted { $0.key.code < $1.key.code }.map { "\($0.value) \($0.key)" }
+                let message =
+                    "the spool is full ([spool] max_bytes = \(settings.maxBytes)): dropped \(counts.joined(separator: ", ")) events to make room"
+                logger.warning("\(message)")
+                reports.append(ErrorReport(code: .spoolFull, message: message))
+            }
+            return reports
+        } catch {
+            // Keep what failed for the next try, and in bounded memory.
+            var kept = commit
+            kept.events += pending.events
+            kept.cursors.merge(pending.cursors) { $1 }
+            if pending.writesWindow {
+                kept.writesWindow = true
+                kept.windowStart = pending.windowStart
+            }
+            if let inside = pending.insideRegions { kept.insideRegions = inside }
+            if kept.events.count > Self.memoryLimit {
+                kept.events.removeFirst(kept.events.count - Self.memoryLimit)
+            }
+            pending = kept
+            guard !commitFailing else { return [] }
+            commitFailing = true
+            let message =
+                "the spool \(spool.path) cannot be written: \(error); events are kept in memory and committed when it can"
+            logger.error("\(message)")
+            return [ErrorReport(code: .spoolUnavailable, message: message)]
+        }
+    }
+
+    private func deliver() -> [ErrorReport] {
+        var reports: [ErrorReport] = []
+        let through = min(released, committed)
+        for driver in drivers {
+            let name = driver.sink.name
+            do {
+                try driver.deliver(from: spool, through: through)
+                if failingSinks.remove(name) != nil { logger.notice("the \(name) sink delivers again") }
+            } catch {
+                guard failingSinks.insert(name).inserted else { continue }
+                let message = "the \(name) sink failed: \(error); it retries from its last delivered event"
+                logger.error("\(message)")
+                reports.append(ErrorReport(code: .sinkFailure, message: message, subject: name))
+            }
+        }
+        return reports
+    }
+}

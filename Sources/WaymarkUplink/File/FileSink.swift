@@ -1,0 +1,154 @@
+import WaymarkCore
+import WaymarkStore
+
+/// The fleet-review logs (DESIGN section 10) under the log directory:
+/// - `events/YYYY-MM-DD.jsonl`: every event, one JSON line each, in the file of its UTC date;
+/// - `trips/<start>.gpx`: one GPX 1.1 track per trip, split into segments where the fix was lost;
+/// - `trips.jsonl`: the `trip` event of every trip.
+///
+/// Files older than ``Retention/maxAgeDays`` days, and the oldest files while all of them take more than
+/// ``Retention/maxTotalBytes``, are removed; "today" is the date of the newest event written, not the system
+/// clock, which a board without a real-time clock may have wrong.
+///
+/// Every delivery is synced before it returns. A crash between a delivery and the commit of the sink's
+/// cursor makes the spool hand the same events again: the sink knows the last `seq` it wrote (from the
+/// newest lines of its files, read when it opens) and skips what it holds, so the logs neither lose nor
+/// repeat a line. A line torn by a power cut is cut off when the sink opens.
+public final class FileSink: Sink {
+    public struct Retention: Sendable, Equatable {
+        /// Files older than this many days are removed; 0 keeps them.
+        public var maxAgeDays: Int
+        /// The most the files may take together.
+        public var maxTotalBytes: Int64
+
+        public init(maxAgeDays: Int, maxTotalBytes: Int64) {
+            self.maxAgeDays = maxAgeDays
+            self.maxTotalBytes = maxTotalBytes
+        }
+    }
+
+    public let name = "file"
+    public let directory: String
+    let retention: Retention
+    let tracks: any TrackSource
+    /// The last `seq` in the event logs.
+    public private(set) var lastWritten: UInt64
+    /// The last `seq` in `trips.jsonl`.
+    private var lastTripWritten: UInt64
+    /// The UTC day (days since 1970) that the files were last pruned on.
+    private var prunedDay: Int64?
+
+    /// Opens the logs in `directory`, creating it, and reads back the last `seq` written.
+    ///
+    /// - Parameter tracks: where the locations of a trip are read from for its GPX file (the spool).
+    public init(directory: String, retention: Retention, tracks: any TrackSource) throws(Files.Failure) {
+        self.directory = directory.hasSuffix("/") ? String(directory.dropLast()) : directory
+        self.retention = retention
+        self.tracks = tracks
+        try Files.makeDirectory(self.directory + "/events")
+        try Files.makeDirectory(self.directory + "/trips")
+        var last: UInt64 = 0
+        for name in Files.names(in: self.directory + "/events") where EventLogName(name) != nil {
+            last = max(last, try Self.recoverLastSeq(self.directory + "/events/" + name))
+        }
+        lastWritten = last
+        lastTripWritten = try Self.recoverLastSeq(self.directory + "/trips.jsonl")
+    }
+
+    public var lastDelivered: UInt64? { lastWritten }
+
+    public func deliver(_ events: [StoredEvent]) throws {
+        var days: [(day: Int64, lines: [UInt8])] = []
+        var trips: [StoredEvent] = []
+        for event in events where event.seq > lastWritten {
+            let day = EventLogName.day(of: event.time)
+            if days.last?.day != day {
+                days.append((day, []))
+                days[days.count - 1].lines.reserveCapacity(events.count * 240)
+            }
+            days[days.count - 1].lines += event.line
+            days[days.count - 1].lines.append(UInt8(ascii: "\n"))
+            if event.kind == .trip && event.seq > lastTripWritten { trips.append(event) }
+        }
+        guard let newest = events.last, newest.seq > lastWritten else { return }
+        // Events of one day arrive together, and a clock that jumped back may give an older day again:
+        // append each day's lines to its file once per delivery.
+        var grouped: [Int64: [UInt8]] = [:]
+        var order: [Int64] = []
+        for (day, lines) in days {
+            if grouped[day] == nil { order.append(day) }
+            grouped[day, default: []] += lines
+        }
+        for day in order {
+            try Files.appendDurably(grouped[day]!, to: "\(directory)/events/\(EventLogName.fileName(day: day))")
+        }
+        for trip in trips { try write(trip) }
+        lastWritten = newest.seq
+        let today = EventLogName.day(of: newest.time)
+        if prunedDay != today {
+            prunedDay = today
+            prune(today: today)
+        }
+    }
+
+    /// Writes a trip's GPX track, then its line in `trips.jsonl`: a crash between the two writes the track
+    /// again, whole, on the next delivery.
+    private func write(_ trip: StoredEvent) throws {
+        let line = try EventLine(trip.line)
+        if let startText = line.string("start_time"), let start = Timestamp(iso8601: startText) {
+            let segments = try TripTrack.segments(of: tracks.track(before: trip.seq, since: start), through: trip.time)
+            var document: [UInt8] = []
+            GPXWriter.track(name: "Trip \(startText)", segments: segments, into: &document)
+            try Files.replace("\(directory)/trips/\(TripTrack.fileName(start: start))", with: document)
+        }
+        try Files.appendDurably(trip.line + [UInt8(ascii: "\n")], to: "\(directory)/trips.jsonl")
+        lastTripWritten = trip.seq
+    }
+
+    /// The last `seq` of the file's last complete line, 0 when it has none; a torn line after it (a power
+    /// cut during a write) is cut off.
+    static func recoverLastSeq(_ path: String) throws(Files.Failure) -> UInt64 {
+        guard var size = Files.size(path), size > 0 else { return 0 }
+        let newline = UInt8(ascii: "\n")
+        var window = 4096
+        while true {
+            let tail = try Files.tail(path, count: window)
+            let wholeFile = Int64(tail.count) == size
+            guard let end = tail.lastIndex(of: newline) else {
+                guard wholeFile else {
+                    window *= 4
+                    continue
+                }
+                try Files.truncate(path, to: 0)
+                return 0
+            }
+            if end + 1 < tail.count {
+                size -= Int64(tail.count - end - 1)
+                try Files.truncate(path, to: size)
+            }
+            if let previous = tail[..<end].lastIndex(of: newline) { return seq(in: tail[(previous + 1)..<end]) }
+            if wholeFile { return seq(in: tail[..<end]) }
+            window *= 4
+        }
+    }
+
+    /// The value of the first `"seq":` member of a line.
+    static func seq(in line: ArraySlice<UInt8>) -> UInt64 {
+        let key = Array(#""seq":"#.utf8)
+        guard let start = line.indices.first(where: { line[$0...].starts(with: key) }) else { return 0 }
+        var value: UInt64 = 0
+        for byte in line[(start + key.count)...] {
+            guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { break }
+            value = value &* 10 &+ UInt64(byte - UInt8(ascii: "0"))
+        }
+        return value
+    }
+}
+
+/// Where a trip's locations come from for its track: the spool.
+public protocol TrackSource: AnyObject {
+    /// The `location` and `error` events before `seq` whose time is `since` or later, in `seq` order.
+    func track(before seq: UInt64, since time: Timestamp) throws -> [StoredEvent]
+}
+
+extension Spool: TrackSource {}

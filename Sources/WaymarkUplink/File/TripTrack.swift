@@ -1,0 +1,33 @@
+import WaymarkCore
+import WaymarkStore
+
+/// A trip's track for its GPX file: the trip's locations, split into segments where the fix was lost.
+enum TripTrack {
+    /// The segments of `events` (a trip's `location` and `error` events, in `seq` order) up to `end`: a new
+    /// segment starts after each loss of fix.
+    static func segments(of events: [StoredEvent], through end: Timestamp) throws -> [[TrackPoint]] {
+        var points: [TrackPoint] = []
+        var gaps: [Timestamp] = []
+        for event in events where event.time <= end {
+            let line = try EventLine(event.line)
+            if event.kind == .error {
+                if let code = line.string("code"), Exporter.fixLossCodes.contains(code) { gaps.append(event.time) }
+            } else if let point = TrackPoint(line) {
+                points.append(point)
+            }
+        }
+        return GPXWriter.segments(points, splitAt: gaps)
+    }
+
+    /// `2010-04-11T10-05-12.000Z.gpx`: the trip's start, with `-` for `:` so every file system takes it.
+    static func fileName(start: Timestamp) -> String {
+        String(decoding: start.iso8601.utf8.map { $0 == UInt8(ascii: ":") ? UInt8(ascii: "-") : $0 }, as: UTF8.self)
+            + ".gpx"
+    }
+
+    /// The start a track's file name stands for, for pruning by age; nil for other names.
+    static func day(ofFileName name: String) -> Int64? {
+        guard name.hasSuffix(".gpx"), name.utf8.count > 10 else { return nil }
+        return EventLogName(String(name.prefix(10)) + ".jsonl")?.day
+    }
+}
