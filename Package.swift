@@ -59,7 +59,10 @@ let package = Package(
         .target(name: "WaymarkTestSupport", path: "Tests/WaymarkTestSupport"),
         .testTarget(name: "WaymarkCoreTests", dependencies: ["WaymarkCore", "WaymarkTestSupport"]),
         .testTarget(name: "WaymarkGPSDTests", dependencies: ["WaymarkGPSD", "WaymarkCore", "WaymarkTestSupport"]),
-        .testTarget(name: "WaymarkStoreTests", dependencies: ["WaymarkStore", "WaymarkTestSupport"]),
+        .testTarget(
+            name: "WaymarkStoreTests",
+            dependencies: ["WaymarkStore", "WaymarkTestSupport", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
         .testTarget(name: "WaymarkUplinkTests", dependencies: ["WaymarkUplink", "WaymarkStore", "WaymarkTestSupport"]),
         .testTarget(name: "WaymarkAgentTests", dependencies: ["WaymarkAgent", "WaymarkTestSupport"]),
         .testTarget(name: "waymarkTests", dependencies: ["waymark", "WaymarkTestSupport"]),

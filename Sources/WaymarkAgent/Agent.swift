@@ -35,14 +35,14 @@ public enum Agent {
         let regionFiles = RegionFileService(settings: configuration.regions, locationService: service, logger: logger)
         // The regions are monitored from the first fix on: load the file before the first batch can arrive.
         regionFiles.check()
-        var services: [any Service] = [service, regionFiles, DeferralControlService(locationService: service)]
-        let pidFile = PIDFile(stateDirectory: configuration.agent.stateDirectory)
-        do {
-            try pidFile.write()
-        } catch {
-            logger.warning("\(error); `waymark defer` cannot find this agent")
-        }
-        defer { pidFile.remove() }
+        var services: [any Service] = [
+            service, regionFiles,
+            DeferralControlService(
+                locationService: service,
+                pidFile: PIDFile(stateDirectory: configuration.agent.stateDirectory),
+                logger: logger
+            ),
+        ]
         if let reloading {
             services.append(
                 ConfigurationReloadService(

@@ -51,14 +51,6 @@ public enum Files {
     @discardableResult
     public static func remove(_ path: String) -> Bool { unlink(path) == 0 }
 
-    /// Appends `bytes` to the file at `path`, creating it, and makes them durable before it returns.
-    public static func appendDurably(_ bytes: [UInt8], to path: String) throws(Failure) {
-        let descriptor = try openForAppending(path)
-        defer { close(descriptor) }
-        try write(bytes, to: descriptor, path: path)
-        try sync(descriptor, path: path)
-    }
-
     /// Opens `path` for appending, creating it.
     public static func openForAppending(_ path: String) throws(Failure) -> Int32 {
         let descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)

@@ -30,13 +30,18 @@ public final class Spool: Sendable {
         self.path = path
         var configuration = GRDB.Configuration()
         configuration.readonly = readOnly
-        if !readOnly { configuration.journalMode = .wal }
         configuration.label = "waymark.spool"
         // A second process (the command line beside the agent) waits for the other's transaction.
         configuration.busyMode = .timeout(10)
         configuration.prepareDatabase { db in
             guard !readOnly else { return }
-            // Durable at commit, power cut included; and a WAL that a checkpoint cuts back to 4 MB.
+            // WAL set here rather than by GRDB's `journalMode`, which would then lower `synchronous` to NORMAL:
+            // FULL syncs the WAL at every commit, so a commit survives a power cut, not only a crash. A
+            // checkpoint cuts the WAL back to 4 MB.
+            let mode = try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL")
+            guard mode == "wal" else {
+                throw SpoolError(.failed, "\(path): WAL mode refused (journal mode \(mode ?? "?"))")
+            }
             try db.execute(sql: "PRAGMA synchronous = FULL; PRAGMA journal_size_limit = 4194304")
         }
         do {

@@ -11,8 +11,10 @@ public protocol Sink: AnyObject {
     /// knows what it holds skips them (a network sink instead leaves that to the receiver, which removes
     /// duplicates by `device` and `seq`).
     var lastDelivered: UInt64? { get }
-    /// Delivers `events`, in `seq` order; when it returns they are durable where the sink puts them.
+    /// Delivers `events`, in `seq` order; they may wait in the sink until ``flush()``.
     func deliver(_ events: [StoredEvent]) throws
+    /// Makes everything delivered durable where the sink puts them; only then does the cursor move on.
+    func flush() throws
 }
 
 /// Hands a sink the spool's released events after its cursor, in batches, and moves the cursor on only when
@@ -34,16 +36,22 @@ public final class SinkDriver {
     /// Delivers the events of `spool` after the cursor up to `released`. Throws the sink's failure; the
     /// cursor then stays after the last batch delivered, so the next call goes on from there.
     public func deliver(from spool: Spool, through released: UInt64) throws {
-        while cursor < released {
-            let batch = try spool.events(after: cursor, through: released, limit: Self.batchLimit)
-            guard let last = batch.last else {
-                // The rest was dropped for room, or never committed: nothing to hand over.
-                move(to: released)
-                return
+        var delivered = cursor
+        while delivered < released {
+            let batch = try spool.events(after: delivered, through: released, limit: Self.batchLimit)
+            guard let last = batch.last, batch.count == Self.batchLimit else {
+                // The rest of the events up to `released` (any that were dropped for room, or never
+                // committed, have nothing to hand over).
+                if !batch.isEmpty { try sink.deliver(batch) }
+                delivered = released
+                break
             }
             try sink.deliver(batch)
-            move(to: batch.count < Self.batchLimit ? released : last.seq)
+            delivered = last.seq
         }
+        guard delivered > cursor else { return }
+        try sink.flush()
+        move(to: delivered)
     }
 
     /// The cursor, when it moved since the last call.

@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import Testing
 import WaymarkCore
 import WaymarkTestSupport
@@ -49,6 +50,17 @@ enum SpoolSamples {
         #expect(stats.events == 500 && stats.firstSeq == 1 && stats.lastSeq == 500)
         #expect(stats.sinks.map(\.name) == ["file"] && stats.sinks[0].unsent == 500)
         #expect(stats.sinks[0].oldestUnsentSeq == 1 && stats.sinks[0].oldestUnsentTime == events[0].time)
+    }
+
+    /// WAL, and every commit synced: durable across a power cut, not only a crash.
+    @Test func commitsAreSynced() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (spool, _) = try Spool.open(inDirectory: directory.path, now: SpoolSamples.start)
+        let (mode, synchronous) = try spool.database.read { db in
+            (try String.fetchOne(db, sql: "PRAGMA journal_mode"), try Int.fetchOne(db, sql: "PRAGMA synchronous"))
+        }
+        #expect(mode == "wal" && synchronous == 2)
     }
 
     @Test func stateIsCommittedWithTheEvents() throws {

@@ -79,7 +79,7 @@ import WaymarkTestSupport
             first: 1,
             start: Workspace.day1.advanced(by: .seconds(86_398))
         )
-        try sink.deliver(events)
+        try sink.deliverAndFlush(events)
         #expect(
             try workspace.lines("events/2025-11-21.jsonl")
                 == events[..<2].map { String(decoding: $0.line, as: UTF8.self) }
@@ -96,17 +96,17 @@ import WaymarkTestSupport
     @Test func redeliveryAfterACrashWritesNothingTwice() throws {
         let workspace = try Workspace()
         let events = try workspace.store((0..<10).map(Self.location), first: 1, start: Workspace.day1)
-        try workspace.sink().deliver(Array(events[..<6]))
+        try workspace.sink().deliverAndFlush(Array(events[..<6]))
         let reopened = try workspace.sink()
         #expect(reopened.lastDelivered == 6)
-        try reopened.deliver(events)
+        try reopened.deliverAndFlush(events)
         #expect(try workspace.lines("events/2025-11-21.jsonl").count == 10)
     }
 
     @Test func aTornLastLineIsCutOff() throws {
         let workspace = try Workspace()
         let events = try workspace.store((0..<4).map(Self.location), first: 1, start: Workspace.day1)
-        try workspace.sink().deliver(Array(events[..<3]))
+        try workspace.sink().deliverAndFlush(Array(events[..<3]))
         let path = "\(workspace.logs)/events/2025-11-21.jsonl"
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
         try handle.seekToEnd()
@@ -114,7 +114,7 @@ import WaymarkTestSupport
         try handle.close()
         let reopened = try workspace.sink()
         #expect(reopened.lastDelivered == 3)
-        try reopened.deliver(events)
+        try reopened.deliverAndFlush(events)
         #expect(
             try workspace.lines("events/2025-11-21.jsonl") == events.map { String(decoding: $0.line, as: UTF8.self) }
         )
@@ -141,13 +141,13 @@ import WaymarkTestSupport
             regionsEntered: ["depot & <yard>"]
         )
         events += try workspace.store([.trip(trip)], first: 10, start: Workspace.day1.advanced(by: .seconds(8)))
-        try sink.deliver(events)
+        try sink.deliverAndFlush(events)
         #expect(try workspace.lines("trips.jsonl") == [String(decoding: events.last!.line, as: UTF8.self)])
         let gpx = try String(contentsOfFile: "\(workspace.logs)/trips/2025-11-21T00-00-00.000Z.gpx", encoding: .utf8)
         #expect(gpx.components(separatedBy: "<trkseg>").count == 3)
         #expect(gpx.components(separatedBy: "<trkpt ").count == 9)
         // Delivered again after a crash: one summary still.
-        try workspace.sink().deliver(events)
+        try workspace.sink().deliverAndFlush(events)
         #expect(try workspace.lines("trips.jsonl").count == 1)
     }
 
@@ -162,7 +162,7 @@ import WaymarkTestSupport
                 start: Workspace.day1.advanced(by: .seconds(Int64(day) * 86_400))
             )
             seq += UInt64(events.count)
-            try sink.deliver(events)
+            try sink.deliverAndFlush(events)
         }
         let names = Set(try FileManager.default.contentsOfDirectory(atPath: "\(workspace.logs)/events"))
         // The newest days fit in 4 KB; nothing older than three days is left.
@@ -172,5 +172,13 @@ import WaymarkTestSupport
             sum + (try FileManager.default.attributesOfItem(atPath: "\(workspace.logs)/events/\(name)")[.size] as! Int)
         }
         #expect(total <= 4 * 1024)
+    }
+}
+
+extension FileSink {
+    /// A delivery as the sink driver makes it: the events, then the sync.
+    fileprivate func deliverAndFlush(_ events: [StoredEvent]) throws {
+        try deliver(events)
+        try flush()
     }
 }

@@ -18,36 +18,8 @@ extension RegionFileEditor {
     ///   state file that is not one the agent writes; ``RegionEditError/Code/cannotRead``.
     public func savedStates(stateDirectory: String) throws(RegionEditError) -> [SavedRegionState] {
         let regions = try regions() ?? []
-        let file = RegionStateFile(stateDirectory: stateDirectory)
-        var inside: Set<String>?
-        var status = stat()
-        let spoolPath = (stateDirectory.hasSuffix("/") ? stateDirectory : stateDirectory + "/") + Spool.fileName
-        if stat(spoolPath, &status) == 0 {
-            do {
-                inside = try Spool(path: spoolPath, readOnly: true).load().insideRegions
-            } catch {
-                throw RegionEditError(code: .cannotRead, message: "\(spoolPath): \(error.message)")
-            }
-        }
-        if inside != nil {
-            // The spool's states are the newest.
-        } else if stat(file.path, &status) != 0, errno == ENOENT {
-            inside = nil
-        } else {
-            do {
-                _ = try FileBytes.read(file.path)
-            } catch {
-                throw RegionEditError(code: .cannotRead, message: "\(file.path): \(error.message)")
-            }
-            guard let saved = file.load() else {
-                throw RegionEditError(
-                    code: .malformedFile,
-                    message: "\(file.path): not a region state file of the agent: its first line is not "
-                        + "\"\(RegionStateFile.header)\""
-                )
-            }
-            inside = saved
-        }
+        var inside = try spoolStates(stateDirectory)
+        if inside == nil { inside = try legacyStates(RegionStateFile(stateDirectory: stateDirectory)) }
         let refusals = Dictionary(
             RegionIndex.monitoring(regions, within: limits).refusals.map { ($0.id, $0.reason) },
             uniquingKeysWith: { first, _ in first }
@@ -63,5 +35,35 @@ extension RegionFileEditor {
                 }
             return SavedRegionState(id: region.id, state: state)
         }
+    }
+
+    /// The regions the spool saved as inside; nil when there is no spool or it saved none.
+    private func spoolStates(_ stateDirectory: String) throws(RegionEditError) -> Set<String>? {
+        let path = (stateDirectory.hasSuffix("/") ? stateDirectory : stateDirectory + "/") + Spool.fileName
+        guard Files.size(path) != nil else { return nil }
+        do {
+            return try Spool(path: path, readOnly: true).load().insideRegions
+        } catch {
+            throw RegionEditError(code: .cannotRead, message: "\(path): \(error.message)")
+        }
+    }
+
+    /// The regions `regions.state` of an earlier version saved as inside; nil when there is no such file.
+    private func legacyStates(_ file: RegionStateFile) throws(RegionEditError) -> Set<String>? {
+        var status = stat()
+        if stat(file.path, &status) != 0, errno == ENOENT { return nil }
+        do {
+            _ = try FileBytes.read(file.path)
+        } catch {
+            throw RegionEditError(code: .cannotRead, message: "\(file.path): \(error.message)")
+        }
+        guard let saved = file.load() else {
+            throw RegionEditError(
+                code: .malformedFile,
+                message: "\(file.path): not a region state file of the agent: its first line is not "
+                    + "\"\(RegionStateFile.header)\""
+            )
+        }
+        return saved
     }
 }

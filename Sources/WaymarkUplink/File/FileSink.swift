@@ -10,7 +10,7 @@ import WaymarkStore
 /// ``Retention/maxTotalBytes``, are removed; "today" is the date of the newest event written, not the system
 /// clock, which a board without a real-time clock may have wrong.
 ///
-/// Every delivery is synced before it returns. A crash between a delivery and the commit of the sink's
+/// Every delivery is synced at ``flush()``, before the cursor moves. A crash between that and the commit of the sink's
 /// cursor makes the spool hand the same events again: the sink knows the last `seq` it wrote (from the
 /// newest lines of its files, read when it opens) and skips what it holds, so the logs neither lose nor
 /// repeat a line. A line torn by a power cut is cut off when the sink opens.
@@ -37,6 +37,8 @@ public final class FileSink: Sink {
     private var lastTripWritten: UInt64
     /// The UTC day (days since 1970) that the files were last pruned on.
     private var prunedDay: Int64?
+    /// The files written since the last ``flush()``.
+    private let appending = AppendingFiles()
 
     /// Opens the logs in `directory`, creating it, and reads back the last `seq` written.
     ///
@@ -56,6 +58,8 @@ public final class FileSink: Sink {
     }
 
     public var lastDelivered: UInt64? { lastWritten }
+
+    public func flush() throws { try appending.sync() }
 
     public func deliver(_ events: [StoredEvent]) throws {
         var days: [(day: Int64, lines: [UInt8])] = []
@@ -80,7 +84,7 @@ public final class FileSink: Sink {
             grouped[day, default: []] += lines
         }
         for day in order {
-            try Files.appendDurably(grouped[day]!, to: "\(directory)/events/\(EventLogName.fileName(day: day))")
+            try appending.append(grouped[day]!, to: "\(directory)/events/\(EventLogName.fileName(day: day))")
         }
         for trip in trips { try write(trip) }
         lastWritten = newest.seq
@@ -101,7 +105,7 @@ public final class FileSink: Sink {
             GPXWriter.track(name: "Trip \(startText)", segments: segments, into: &document)
             try Files.replace("\(directory)/trips/\(TripTrack.fileName(start: start))", with: document)
         }
-        try Files.appendDurably(trip.line + [UInt8(ascii: "\n")], to: "\(directory)/trips.jsonl")
+        try appending.append(trip.line + [UInt8(ascii: "\n")], to: "\(directory)/trips.jsonl")
         lastTripWritten = trip.seq
     }
 

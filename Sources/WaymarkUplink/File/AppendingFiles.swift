@@ -1,0 +1,48 @@
+import WaymarkStore
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Files appended to during one delivery, synced together at its end: one fsync per file per delivery, however
+/// many batches it took. A write that fails is cut off again, so a file never keeps half a line.
+final class AppendingFiles {
+    private var open: [String: Int32] = [:]
+    /// Directories in which a file was created: synced too, so the new file's name is durable.
+    private var newIn: Set<String> = []
+
+    deinit { closeAll() }
+
+    func append(_ bytes: [UInt8], to path: String) throws(Files.Failure) {
+        let descriptor: Int32
+        if let known = open[path] {
+            descriptor = known
+        } else {
+            if Files.size(path) == nil { newIn.insert(path) }
+            descriptor = try Files.openForAppending(path)
+            open[path] = descriptor
+        }
+        let size = Files.size(path) ?? 0
+        do {
+            try Files.write(bytes, to: descriptor, path: path)
+        } catch {
+            try? Files.truncate(path, to: size)
+            throw error
+        }
+    }
+
+    /// Syncs every file appended to (and the directories of new ones), then closes them.
+    func sync() throws(Files.Failure) {
+        defer { closeAll() }
+        for (path, descriptor) in open { try Files.sync(descriptor, path: path) }
+        for path in newIn { Files.syncDirectory(of: path) }
+        newIn.removeAll()
+    }
+
+    private func closeAll() {
+        for descriptor in open.values { close(descriptor) }
+        open.removeAll()
+    }
+}

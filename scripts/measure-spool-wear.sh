@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# SD-card wear of the spool and the file sink (issue 7): a long drive replayed as fast as possible through
+# `waymark replay --spool` with the file sink on, once at the default [spool] commit_interval and once
+# committing every event alone ("0s"), one after the other on the same disk. For each it prints what the
+# process wrote to storage per location event (write_bytes of /proc/self/io, database, WAL and logs
+# together), and, from strace, the fsync/fdatasync calls on each file, per second of the run.
+#   scripts/measure-spool-wear.sh [LOOPS]     (default 20: the 26-minute Regensburg drive 20 times, 8.7 hours)
+# Set SPEED=N to pace the replay at N times the recorded speed instead (commits then hold N seconds of drive).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+loops=${1:-20}
+export PATH="$PATH:/opt/swift/usr/bin"
+command -v strace >/dev/null || { echo "strace is missing: apt-get install -y strace" >&2; exit 1; }
+swift build -c release --product waymark >&2
+waymark=$(swift build -c release --show-bin-path)/waymark
+work=$(mktemp -d /var/tmp/waymark-wear.XXXXXX)
+trap 'rm -rf "$work"' EXIT
+
+# The drive, LOOPS times in a row: every time in the capture moved on by one drive and a minute per loop.
+python3 - "$loops" Tests/Fixtures/gpsd-logs/20100411_Geko_Regensburg.log.chk "$work/drive.chk" <<'PY'
+import datetime, re, sys
+loops, source, target = int(sys.argv[1]), sys.argv[2], sys.argv[3]
+lines = open(source).read().splitlines()
+pattern = re.compile(r'"time":"([0-9T:.-]+)Z"')
+times = [datetime.datetime.fromisoformat(m.group(1)) for line in lines for m in [pattern.search(line)] if m]
+span = max(times) - min(times) + datetime.timedelta(minutes=1)
+with open(target, "w") as out:
+    for loop in range(loops):
+        shift = span * loop
+        def moved(m):
+            t = datetime.datetime.fromisoformat(m.group(1)) + shift
+            return '"time":"%s.%03dZ"' % (t.strftime("%Y-%m-%dT%H:%M:%S"), t.microsecond // 1000)
+        for line in lines:
+            out.write(pattern.sub(moved, line) + "\n")
+PY
+
+run() {
+    local name=$1 interval=$2 dir="$work/$1"
+    mkdir -p "$dir"
+    printf '[agent]\nstate_dir = "%s/state"\nlog_dir = "%s/logs"\n[spool]\ncommit_interval = "%s"\n' \
+        "$dir" "$dir" "$interval" > "$dir/waymark.toml"
+    local started ended
+    started=$(date +%s.%N)
+    strace -f -y -qq -e trace=fsync,fdatasync -o "$dir/strace" \
+        "$waymark" replay "$work/drive.chk" --spool --config "$dir/waymark.toml" ${SPEED:+--speed "$SPEED"} \
+        2>"$dir/stderr"
+    ended=$(date +%s.%N)
+    python3 - "$name" "$interval" "$dir" "$started" "$ended" <<'PY'
+import collections, re, sys
+name, interval, dir, started, ended = sys.argv[1], sys.argv[2], sys.argv[3], float(sys.argv[4]), float(sys.argv[5])
+stderr = open(dir + "/stderr").read()
+locations = int(re.search(r"\blocation=(\d+)", stderr).group(1))
+commits = int(re.search(r"\bspool_commits=(\d+)", stderr).group(1))
+written = int(re.search(r"write_bytes=(\d+)", stderr).group(1))
+syncs = collections.Counter()
+for line in open(dir + "/strace"):
+    m = re.search(r"f(?:data)?sync\(\d+<([^>]+)>", line)
+    if m:
+        path = m.group(1).replace(dir + "/", "")
+        syncs[re.sub(r"events/\d{4}-\d\d-\d\d\.jsonl", "events/DAY.jsonl", re.sub(r"trips/.*\.gpx.*", "trips/*.gpx", path))] += 1
+seconds = ended - started
+print(f"{name}: commit_interval={interval}: {locations} location events, {commits} commits, {seconds:.1f} s")
+print(f"  write_bytes {written} = {written / locations:.0f} bytes per location event")
+for path, count in sorted(syncs.items()):
+    print(f"  fsync {path}: {count} ({count / seconds:.2f} per second)")
+print(f"RESULT {name} {written / locations:.1f} {max(syncs.values()) / seconds:.3f}")
+PY
+}
+run group "1s" | tee "$work/group.txt"
+run each "0s" | tee "$work/each.txt"
+python3 - "$work/group.txt" "$work/each.txt" <<'PY'
+import sys
+values = [line.split() for path in sys.argv[1:] for line in open(path) if line.startswith("RESULT")]
+group, each = float(values[0][2]), float(values[1][2])
+print(f"bytes per location event: group commit {group:.0f}, each event alone {each:.0f}: ratio {group / each:.3f}")
+PY
