@@ -45,6 +45,12 @@ extension Spool {
     @discardableResult
     public func commit(_ commit: SpoolCommit) throws(SpoolError) -> [StoredEvent.Kind: Int] {
         guard !commit.isEmpty else { return [:] }
+        // One commit at a time, so that the used bytes and the sweep read before a transaction are the ones
+        // its end updates.
+        return try committing.withLock { _ throws(SpoolError) in try commitAlone(commit) }
+    }
+
+    private func commitAlone(_ commit: SpoolCommit) throws(SpoolError) -> [StoredEvent.Kind: Int] {
         var used = usedBytes.withLock { $0 }
         var sweep = thinningSweep.withLock { $0 }
         var drops: [StoredEvent.Kind: Int] = [:]
@@ -105,7 +111,7 @@ extension Spool {
                 }
             }
         } catch let error as SpoolError {
-            throw error
+            throw SpoolError(error.code, "\(path): the commit failed: \(error.message)", cause: error.cause)
         } catch {
             throw SpoolError(.failed, "\(path): the commit failed: \(error)", cause: error)
         }
@@ -193,7 +199,8 @@ struct RoomMaking {
     /// Removes every other event matching `condition`, going on from ``sweep`` and around, until enough
     /// room is made or a whole round found nothing to remove: the track keeps its shape at fewer points.
     private mutating func thin(_ db: Database, where condition: String) throws {
-        var keep = true
+        // Every other event of each kind: locations and headings that alternate lose half of each, not all of one.
+        var keep: [Int: Bool] = [:]
         // A round that started in the middle goes around to the oldest at least once.
         var emptyRound = sweep == 0
         while need > 0 {
@@ -210,11 +217,12 @@ struct RoomMaking {
                 continue
             }
             for row in rows where need > 0 {
-                if !keep {
-                    try remove(db, seq: row[0], kind: StoredEvent.Kind(code: row[1]), length: row[2], counted: true)
+                let kind: Int = row[1]
+                if keep[kind] == false {
+                    try remove(db, seq: row[0], kind: StoredEvent.Kind(code: kind), length: row[2], counted: true)
                     emptyRound = false
                 }
-                keep.toggle()
+                keep[kind] = !(keep[kind] ?? true)
                 sweep = row[0]
             }
         }

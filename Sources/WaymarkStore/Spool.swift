@@ -19,6 +19,8 @@ public final class Spool: Sendable {
     let usedBytes: Mutex<Int64>
     /// Where the drop policy's thinning goes on (``RoomMaking/sweep``).
     let thinningSweep = Mutex<Int64>(0)
+    /// Held through each commit.
+    let committing = Mutex(())
 
     /// Opens the spool at `path`, creating it when there is none.
     ///
@@ -64,8 +66,17 @@ public final class Spool: Sendable {
             usedBytes = Mutex(used)
         } catch let error as SpoolError {
             throw error
+        } catch let error as DatabaseError
+            where error.resultCode == .SQLITE_NOTADB || error.resultCode == .SQLITE_CORRUPT
+        {
+            throw SpoolError(
+                .unusable,
+                "\(path) is damaged or no database: \(error.message ?? "\(error)")",
+                cause: error
+            )
         } catch {
-            throw SpoolError(.unusable, "\(path) cannot be opened as a spool: \(error)", cause: error)
+            // Busy, a full disk, no permission: the file may be fine, and is left where it is.
+            throw SpoolError(.failed, "\(path) cannot be opened: \(error)", cause: error)
         }
     }
 
@@ -235,7 +246,7 @@ public final class Spool: Sendable {
         do {
             return try database.read(body)
         } catch let error as SpoolError {
-            throw error
+            throw SpoolError(error.code, "\(path): \(error.message)", cause: error.cause)
         } catch {
             throw SpoolError(.failed, "\(path): \(error)", cause: error)
         }

@@ -184,7 +184,7 @@ import WaymarkCore
         // [spool]
         (
             "[spool]\ncommit_interval = \"61s\"",
-            #"waymark.toml:2: [spool] commit_interval = "61s": must be a duration from "0s" (off) to "1m""#
+            #"waymark.toml:2: [spool] commit_interval = "61s": must be a duration from "0s" (every event alone) to "1m""#
         ),
         (
             "[spool]\nmax_bytes = \"63KB\"",

@@ -128,6 +128,21 @@ enum SpoolSamples {
         #expect(Files.size(spool.path)! <= maxBytes * 2)
     }
 
+    /// Locations and headings that alternate: thinning keeps every other one of each kind, never all of one.
+    @Test func thinningKeepsEveryKind() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (spool, _) = try Spool.open(inDirectory: directory.path, now: SpoolSamples.start)
+        let events = (1...600).map { SpoolSamples.event($0, $0 % 2 == 0 ? .heading : .location) }
+        for batch in stride(from: 0, to: 600, by: 20) {
+            try spool.commit(SpoolSamples.commit(Array(events[batch..<(batch + 20)]), maxBytes: 64 * 1024))
+        }
+        let kept = try spool.events(after: 0, through: 1000, limit: 1000)
+        let locations = kept.filter { $0.kind == .location }.count
+        let headings = kept.filter { $0.kind == .heading }.count
+        #expect(kept.count < 600 && locations > kept.count / 3 && headings > kept.count / 3, "\(locations) \(headings)")
+    }
+
     @Test func deliveredEventsMakeRoomFirstAndAreNoDrops() throws {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -103,6 +103,26 @@ import WaymarkTestSupport
         #expect(try workspace.lines("events/2025-11-21.jsonl").count == 10)
     }
 
+    /// A delivery that fails halfway (the second day's file cannot be opened): what was written stays, and
+    /// the same events again add only what was missing.
+    @Test func aFailureHalfwayRepeatsNothing() throws {
+        let workspace = try Workspace()
+        let sink = try workspace.sink()
+        let events = try workspace.store(
+            (0..<6).map(Self.location),
+            first: 1,
+            start: Workspace.day1.advanced(by: .seconds(86_397))
+        )
+        let obstacle = "\(workspace.logs)/events/2025-11-22.jsonl"
+        try FileManager.default.createDirectory(atPath: obstacle, withIntermediateDirectories: false)
+        #expect(throws: Files.Failure.self) { try sink.deliverAndFlush(events) }
+        #expect(sink.lastDelivered == 3)
+        try FileManager.default.removeItem(atPath: obstacle)
+        try sink.deliverAndFlush(events)
+        #expect(try workspace.lines("events/2025-11-21.jsonl").count == 3)
+        #expect(try workspace.lines("events/2025-11-22.jsonl").count == 3)
+    }
+
     @Test func aTornLastLineIsCutOff() throws {
         let workspace = try Workspace()
         let events = try workspace.store((0..<4).map(Self.location), first: 1, start: Workspace.day1)

@@ -1,7 +1,11 @@
 extension SpoolSettings {
     /// Reads `[spool]`.
     mutating func read(from section: inout SectionReader) {
-        section.read("commit_interval", .duration(atMost: .seconds(60)), into: &commitInterval)
+        section.read(
+            "commit_interval",
+            .duration(atMost: .seconds(60), zero: "every event alone"),
+            into: &commitInterval
+        )
         let sizes = ByteCount(bytes: 64 << 10)...ByteCount(bytes: 64 << 30)  // 64KB to 64GB
         section.read("max_bytes", .size(in: sizes), into: &maxBytes)
     }

@@ -83,14 +83,14 @@ extension ValueRule where Value == Duration {
         }
     }
 
-    /// A duration string from zero (which turns the setting off) to `upper`.
-    static func duration(atMost upper: Duration) -> ValueRule {
+    /// A duration string from zero to `upper`; `zero` says what zero means in the messages ("off").
+    static func duration(atMost upper: Duration, zero: String = "off") -> ValueRule {
         ValueRule { value in
             guard case .string(let text) = value else {
                 return .rejected("must be \(aDuration), not \(value.kind.noun)")
             }
             guard let duration = Duration(configText: text), duration >= .zero, duration <= upper else {
-                return .rejected("must be a duration from \"0s\" (off) to \"\(upper.configText)\"")
+                return .rejected("must be a duration from \"0s\" (\(zero)) to \"\(upper.configText)\"")
             }
             return .accepted(duration)
         }

@@ -46,7 +46,7 @@ struct AgentCore {
         if let storage, let start = storage.recovered.windowStart {
             let report = DeferralReport(
                 reason: .restart,
-                events: Int(storage.recovered.lastSeq - start + 1),
+                events: storage.recovered.lastSeq >= start ? Int(storage.recovered.lastSeq - start + 1) : 0,
                 distance: nil,
                 duration: nil
             )

@@ -47,7 +47,7 @@ struct ConfigurationReloadService: Service {
         let gpsd = GPSDConnection.Configuration(configuration.gpsd, keeping: connection.configuration)
         if gpsd == connection.configuration {
             logger.info(
-                "SIGHUP: \(file) reloaded; [location], [heading], [activity] and [regions] apply at once, the gpsd connection is unchanged"
+                "SIGHUP: \(file) reloaded; [location], [heading], [activity], [regions] and [deferred] apply at once, the gpsd connection is unchanged; [agent], [spool] and [sinks.file] apply at the next start"
             )
         } else {
             logger.notice("SIGHUP: \(file) reloaded; reconnecting to gpsd at \(gpsd.server)")

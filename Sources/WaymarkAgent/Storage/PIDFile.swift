@@ -37,12 +37,27 @@ public struct PIDFile: Sendable {
         guard let pid = read() else {
             throw Files.Failure(description: "no running agent: \(path) does not exist or holds no process id")
         }
+        // A file a crash left behind may name a process id that another program has now.
+        if let commandLine = try? Files.contents("/proc/\(pid)/cmdline"), !Self.isWaymark(commandLine) {
+            throw Files.Failure(
+                description: "no running agent: process \(pid) of \(path) is not waymark (a stale file)"
+            )
+        }
         guard kill(pid, signal) == 0 else {
             throw Files.Failure(
                 description:
                     "no running agent: process \(pid) of \(path) cannot be signalled (\(String(cString: strerror(errno))))"
             )
         }
+    }
+}
+
+extension PIDFile {
+    /// Whether a `/proc/PID/cmdline` is a `waymark` program's.
+    static func isWaymark(_ commandLine: [UInt8]) -> Bool {
+        let program = commandLine.split(separator: 0).first ?? []
+        let name = program.split(separator: UInt8(ascii: "/")).last ?? program
+        return name.starts(with: "waymark".utf8)
     }
 }
 

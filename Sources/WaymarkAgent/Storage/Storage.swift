@@ -118,25 +118,26 @@ final class Storage {
     /// Commits everything pending and delivers.
     func commit(now: MonotonicInstant) -> [ErrorReport] {
         retryAt = nil
-        var commit = takePending()
+        let commit = takePending()
         var reports: [ErrorReport] = []
-        if settings.commitInterval == .zero {
-            // Every event alone: the most durable, and the wear that group commit saves.
-            let events = commit.events
-            commit.events = []
-            for (index, event) in events.enumerated() {
-                var single = SpoolCommit()
+        if settings.commitInterval == .zero && commit.events.count > 1 {
+            // Every event alone, the most durable and the wear that group commit saves; the window, cursors
+            // and regions go with the last, so they never get ahead of the events.
+            for (index, event) in commit.events.enumerated() {
+                var single = commit
                 single.events = [event]
-                single.maxBytes = commit.maxBytes
-                single.delivered = commit.delivered
+                if index < commit.events.count - 1 { single.keepingEventsOnly() }
                 reports += write(single)
                 if commitFailing {
-                    pending.events += events[(index + 1)...]
+                    var rest = commit
+                    rest.events = Array(commit.events[(index + 1)...])
+                    pending.merge(rest)
                     break
                 }
             }
+        } else {
+            reports += write(commit)
         }
-        reports += write(commit)
         if commitFailing {
             retryAt = now + Self.retryInterval
             return reports
@@ -193,25 +194,26 @@ final class Storage {
             }
             return reports
         } catch {
-            // Keep what failed for the next try, and in bounded memory.
-            var kept = commit
-            kept.events += pending.events
-            kept.cursors.merge(pending.cursors) { $1 }
-            if pending.writesWindow {
-                kept.writesWindow = true
-                kept.windowStart = pending.windowStart
+            // Keep what failed for the next try (before anything that came since), in bounded memory.
+            let later = pending
+            pending = commit
+            pending.merge(later)
+            var reports: [ErrorReport] = []
+            let dropped = pending.dropOldestRoutine(beyond: Self.memoryLimit)
+            if !dropped.isEmpty {
+                let counts = dropped.sorted { $0.key.code < $1.key.code }.map { "\($0.value) \($0.key)" }
+                let message =
+                    "the spool \(spool.path) still cannot be written: dropped \(counts.joined(separator: ", ")) "
+                    + "events kept in memory beyond \(Self.memoryLimit)"
+                logger.error("\(message)")
+                reports.append(ErrorReport(code: .spoolFull, message: message))
             }
-            if let inside = pending.insideRegions { kept.insideRegions = inside }
-            if kept.events.count > Self.memoryLimit {
-                kept.events.removeFirst(kept.events.count - Self.memoryLimit)
-            }
-            pending = kept
-            guard !commitFailing else { return [] }
+            guard !commitFailing else { return reports }
             commitFailing = true
             let message =
                 "the spool \(spool.path) cannot be written: \(error); events are kept in memory and committed when it can"
             logger.error("\(message)")
-            return [ErrorReport(code: .spoolUnavailable, message: message)]
+            return reports + [ErrorReport(code: .spoolUnavailable, message: message)]
         }
     }
 

@@ -33,10 +33,12 @@ final class AppendingFiles {
         }
     }
 
-    /// Syncs every file appended to (and the directories of new ones), then closes them.
-    func sync() throws(Files.Failure) {
+    /// Syncs every file appended to, `first` before the others, and the directories of new ones; then
+    /// closes them.
+    func sync(first: String? = nil) throws(Files.Failure) {
         defer { closeAll() }
-        for (path, descriptor) in open { try Files.sync(descriptor, path: path) }
+        if let first, let descriptor = open[first] { try Files.sync(descriptor, path: first) }
+        for (path, descriptor) in open where path != first { try Files.sync(descriptor, path: path) }
         for path in newIn { Files.syncDirectory(of: path) }
         newIn.removeAll()
     }

@@ -9,7 +9,8 @@ extension FileSink {
     }
 
     /// Removes the files older than `maxAgeDays` before `today`, then the oldest files while all of them
-    /// take more than `maxTotalBytes`; today's event log and `trips.jsonl` are never removed.
+    /// take more than `maxTotalBytes`; today's event log, the logs just written and `trips.jsonl` are never
+    /// removed.
     func prune(today: Int64) {
         var files: [LogFile] = []
         for name in Files.names(in: directory + "/events") {
@@ -25,7 +26,7 @@ extension FileSink {
         files.sort { ($0.day, $0.path) < ($1.day, $1.path) }
         var total = files.reduce(Files.size(directory + "/trips.jsonl") ?? 0) { $0 + $1.bytes }
         let todaysLog = directory + "/events/" + EventLogName.fileName(day: today)
-        for file in files where file.path != todaysLog {
+        for file in files where file.path != todaysLog && !writtenNow.contains(file.path) {
             let tooOld = retention.maxAgeDays > 0 && file.day < today - Int64(retention.maxAgeDays)
             guard tooOld || total > retention.maxTotalBytes else { continue }
             if Files.remove(file.path) { total -= file.bytes }

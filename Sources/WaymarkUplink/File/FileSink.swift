@@ -37,6 +37,14 @@ public final class FileSink: Sink {
     private var lastTripWritten: UInt64
     /// The UTC day (days since 1970) that the files were last pruned on.
     private var prunedDay: Int64?
+    /// The newest UTC day of an event written: "today" for pruning. It only moves forward.
+    private var newestDay: Int64?
+    /// Deliveries flushed since the sink opened.
+    private var deliveries = 0
+    /// The event logs written by the delivery being flushed: pruning leaves them alone, whatever their date
+    /// (a board that booted without a real-time clock writes its first events under an old date).
+    private(set) var writtenNow: Set<String> = []
+    private var tripsPath: String { directory + "/trips.jsonl" }
     /// The files written since the last ``flush()``.
     private let appending = AppendingFiles()
 
@@ -59,53 +67,60 @@ public final class FileSink: Sink {
 
     public var lastDelivered: UInt64? { lastWritten }
 
-    public func flush() throws { try appending.sync() }
-
-    public func deliver(_ events: [StoredEvent]) throws {
-        var days: [(day: Int64, lines: [UInt8])] = []
-        var trips: [StoredEvent] = []
-        for event in events where event.seq > lastWritten {
-            let day = EventLogName.day(of: event.time)
-            if days.last?.day != day {
-                days.append((day, []))
-                days[days.count - 1].lines.reserveCapacity(events.count * 240)
-            }
-            days[days.count - 1].lines += event.line
-            days[days.count - 1].lines.append(UInt8(ascii: "\n"))
-            if event.kind == .trip && event.seq > lastTripWritten { trips.append(event) }
-        }
-        guard let newest = events.last, newest.seq > lastWritten else { return }
-        // Events of one day arrive together, and a clock that jumped back may give an older day again:
-        // append each day's lines to its file once per delivery.
-        var grouped: [Int64: [UInt8]] = [:]
-        var order: [Int64] = []
-        for (day, lines) in days {
-            if grouped[day] == nil { order.append(day) }
-            grouped[day, default: []] += lines
-        }
-        for day in order {
-            try appending.append(grouped[day]!, to: "\(directory)/events/\(EventLogName.fileName(day: day))")
-        }
-        for trip in trips { try write(trip) }
-        lastWritten = newest.seq
-        let today = EventLogName.day(of: newest.time)
-        if prunedDay != today {
+    /// Writes `trips.jsonl` first, then the day logs: if a power cut keeps only one of them, it is the
+    /// summary, whose line then guards it against a second copy when the day lines come again.
+    public func flush() throws {
+        try appending.sync(first: tripsPath)
+        deliveries += 1
+        if let today = newestDay, prunedDay != today || deliveries % Self.deliveriesBetweenPrunings == 0 {
             prunedDay = today
             prune(today: today)
+        }
+        writtenNow.removeAll()
+    }
+
+    /// Deliveries between two prunings within a day, so that `max_total_bytes` holds within the day too.
+    static let deliveriesBetweenPrunings = 100
+
+    /// Appends each run of events of one UTC day to that day's log, in `seq` order (a clock that jumped
+    /// back gives an older day again: its events go to that day's file, after the newer ones). A trip's
+    /// track and summary are written before the run that holds it; `lastWritten` moves with each run, so a
+    /// failure halfway repeats nothing that was written.
+    public func deliver(_ events: [StoredEvent]) throws {
+        var start = events.firstIndex { $0.seq > lastWritten } ?? events.endIndex
+        while start < events.endIndex {
+            let day = EventLogName.day(of: events[start].time)
+            var end = start
+            var lines: [UInt8] = []
+            lines.reserveCapacity((events.endIndex - start) * 240)
+            while end < events.endIndex, EventLogName.day(of: events[end].time) == day {
+                let event = events[end]
+                if event.kind == .trip && event.seq > lastTripWritten { try write(event) }
+                lines += event.line
+                lines.append(UInt8(ascii: "\n"))
+                end += 1
+            }
+            let path = "\(directory)/events/\(EventLogName.fileName(day: day))"
+            try appending.append(lines, to: path)
+            writtenNow.insert(path)
+            lastWritten = events[end - 1].seq
+            newestDay = max(newestDay ?? day, day)
+            start = end
         }
     }
 
     /// Writes a trip's GPX track, then its line in `trips.jsonl`: a crash between the two writes the track
-    /// again, whole, on the next delivery.
+    /// again, whole, on the next delivery. A summary that cannot be read back gets no track, but its line.
     private func write(_ trip: StoredEvent) throws {
-        let line = try EventLine(trip.line)
-        if let startText = line.string("start_time"), let start = Timestamp(iso8601: startText) {
+        if let line = try? EventLine(trip.line), let startText = line.string("start_time"),
+            let start = Timestamp(iso8601: startText)
+        {
             let segments = try TripTrack.segments(of: tracks.track(before: trip.seq, since: start), through: trip.time)
             var document: [UInt8] = []
             GPXWriter.track(name: "Trip \(startText)", segments: segments, into: &document)
             try Files.replace("\(directory)/trips/\(TripTrack.fileName(start: start))", with: document)
         }
-        try appending.append(trip.line + [UInt8(ascii: "\n")], to: "\(directory)/trips.jsonl")
+        try appending.append(trip.line + [UInt8(ascii: "\n")], to: tripsPath)
         lastTripWritten = trip.seq
     }
 
