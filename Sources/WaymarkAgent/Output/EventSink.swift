@@ -1,6 +1,7 @@
 import WaymarkCore
 
-/// Where emitted events go: stdout for `--print`, and in later issues the spool.
+/// Where emitted events go as they are emitted: stdout for `--print`. (The spool and its sinks get them
+/// through the storage, committed first.)
 public protocol EventSink: Sendable {
     /// Takes events that already carry their `seq`.
     func deliver(_ events: [Event])
@@ -8,7 +9,7 @@ public protocol EventSink: Sendable {
     func flush()
 }
 
-/// Discards events: `waymark run` without `--print`, until the spool exists.
+/// Discards events: `waymark run` without `--print`, whose events go to the spool only.
 public struct DiscardingSink: EventSink {
     public init() {}
     public func deliver(_ events: [Event]) {}

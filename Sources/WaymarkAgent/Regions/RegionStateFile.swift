@@ -4,7 +4,8 @@ import WaymarkGPSD
 /// missed while the agent was down is reported after a start (`"offline": true`).
 ///
 /// Text, one line per region id after a header line; rewritten atomically whenever the set changes. The
-/// spool (a later release) will keep this in its database instead.
+/// spool keeps the set now: this file is read once when the spool has none, and written only by an agent
+/// running without a spool.
 struct RegionStateFile {
     static let header = "waymark region states 1"
 
