@@ -64,7 +64,10 @@ let package = Package(
             dependencies: ["WaymarkStore", "WaymarkTestSupport", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .testTarget(name: "WaymarkUplinkTests", dependencies: ["WaymarkUplink", "WaymarkStore", "WaymarkTestSupport"]),
-        .testTarget(name: "WaymarkAgentTests", dependencies: ["WaymarkAgent", "WaymarkStore", "WaymarkTestSupport"]),
+        .testTarget(
+            name: "WaymarkAgentTests",
+            dependencies: ["WaymarkAgent", "WaymarkGPSD", "WaymarkStore", "WaymarkTestSupport"]
+        ),
         .testTarget(name: "waymarkTests", dependencies: ["waymark", "WaymarkTestSupport"]),
     ]
 )

@@ -14,6 +14,8 @@ public struct SpoolCommit: Sendable {
     public var windowStart: UInt64?
     /// The regions the vehicle is inside, when that set changed.
     public var insideRegions: [String]?
+    /// The trip in progress to save (`save`), or to forget because it ended (`clear`).
+    public var openTrip: OpenTripChange?
     /// The number the next event must be above, when it is above every committed one (a fresh spool after a
     /// sink saw higher numbers): `seq` is never reused.
     public var seqFloor: UInt64?
@@ -25,9 +27,16 @@ public struct SpoolCommit: Sendable {
 
     public init() {}
 
+    /// What a commit does with the saved trip in progress.
+    public enum OpenTripChange: Sendable, Equatable {
+        case save(TripSummary)
+        case clear
+    }
+
     /// Whether the commit writes anything.
     public var isEmpty: Bool {
         events.isEmpty && cursors.isEmpty && !writesWindow && insideRegions == nil && seqFloor == nil
+            && openTrip == nil
     }
 }
 
@@ -101,6 +110,11 @@ extension Spool {
                         try db.execute(sql: "INSERT INTO inside_region (id) VALUES (?)", arguments: [id])
                     }
                     try setState(StateKey.insideSaved, 1, db)
+                }
+                switch commit.openTrip {
+                case .save(let trip): try Self.save(trip, db)
+                case .clear: try db.execute(sql: "DELETE FROM open_trip")
+                case nil: break
                 }
                 for (kind, count) in drops {
                     try db.execute(

@@ -107,6 +107,11 @@ public final class Spool: Sendable {
                     CREATE TABLE cursor (sink TEXT PRIMARY KEY, seq INTEGER NOT NULL) WITHOUT ROWID;
                     CREATE TABLE state (key TEXT PRIMARY KEY, value INTEGER NOT NULL) WITHOUT ROWID;
                     CREATE TABLE inside_region (id TEXT PRIMARY KEY) WITHOUT ROWID;
+                    CREATE TABLE open_trip (id INTEGER PRIMARY KEY CHECK (id = 1), start INTEGER NOT NULL,
+                                            start_lat REAL NOT NULL, start_lon REAL NOT NULL,
+                                            end INTEGER NOT NULL, end_lat REAL NOT NULL, end_lon REAL NOT NULL,
+                                            distance REAL NOT NULL, idle INTEGER NOT NULL, stops INTEGER NOT NULL,
+                                            max_speed REAL, avg_speed REAL, regions TEXT NOT NULL);
                     PRAGMA user_version = \(schemaVersion);
                     """
             )
@@ -116,7 +121,7 @@ public final class Spool: Sendable {
     /// A file of ours must have its tables: a database of another program is not a spool.
     private static func checkTables(_ db: Database) throws {
         let tables = try String.fetchSet(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'")
-        guard tables.isSuperset(of: ["event", "cursor", "state", "inside_region"]) else {
+        guard tables.isSuperset(of: ["event", "cursor", "state", "inside_region", "open_trip"]) else {
             throw SpoolError(.unusable, "the database is not a spool: it lacks the spool's tables")
         }
     }
@@ -144,6 +149,7 @@ public final class Spool: Sendable {
             if values[StateKey.insideSaved] != nil {
                 state.insideRegions = try String.fetchSet(db, sql: "SELECT id FROM inside_region")
             }
+            state.openTrip = try Self.openTrip(db)
             return state
         }
     }
@@ -307,6 +313,8 @@ public struct SpoolState: Equatable, Sendable {
     public var drops: [String: Int] = [:]
     /// The regions the vehicle was inside; nil when none were ever saved.
     public var insideRegions: Set<String>?
+    /// The trip in progress when it was last saved, ending `interrupted`; nil when none was.
+    public var openTrip: TripSummary?
 
     public init() {}
 }

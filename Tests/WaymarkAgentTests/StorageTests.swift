@@ -3,6 +3,7 @@ import Logging
 import Synchronization
 import Testing
 import WaymarkCore
+import WaymarkGPSD
 import WaymarkStore
 import WaymarkTestSupport
 
@@ -89,5 +90,46 @@ import WaymarkTestSupport
         clock.advance(by: .seconds(5))
         #expect(storage.commitIfDue().isEmpty, "reported once")
         #expect(storage.committed == 1)
+    }
+
+    /// A power cut in the middle of a trip: the next start reports the trip as far as it was saved, with
+    /// reason `interrupted`, once.
+    @Test func aTripCutByAPowerLossIsReportedAtTheNextStart() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let clock = Clock()
+        let logger = Logger(label: "test")
+        let configuration = Configuration()
+        var lastTime: Timestamp?
+        do {
+            let storage = try Self.storage(directory, interval: .zero, clock: clock)
+            var core = AgentCore(configuration: configuration, storage: storage, sink: DiscardingSink(), logger: logger)
+            let replay = try Replay.open(contentsOf: Fixtures.gpsdLog("20100411_Geko_Regensburg.log.chk"))
+            // Ten minutes into the drive, on the move; then the power goes: no finish, no close.
+            while let update = replay.next() {
+                core.process(update)
+                core.commit(now: update.monotonic, wallClock: update.wallClock)
+                if case .location(let fix) = update.event { lastTime = fix.time }
+                if let lastTime, lastTime.seconds - 1_890_320_264 > 600 { break }
+            }
+            #expect(core.pipeline.activity.isOnTrip)
+        }
+        let storage = try Self.storage(directory, interval: .zero, clock: clock)
+        let trip = try #require(storage.recovered.openTrip)
+        #expect(trip.endReason == .interrupted && trip.distance > 1_000)
+        #expect(trip.end.seconds > (lastTime?.seconds ?? 0) - 61, "saved at most a minute before the cut")
+        let printed = Collector()
+        var core = AgentCore(configuration: configuration, storage: storage, sink: printed, logger: logger)
+        core.start(reports: [], at: Timestamp(seconds: 0), now: clock.read())
+        let trips = printed.events.withLock { $0 }.filter { $0.type == "trip" }
+        #expect(trips.count == 1 && trips.first?.kind == .trip(trip))
+        core.finish(now: clock.read(), wallClock: Timestamp(seconds: 0))
+        #expect(try storage.spool.load().openTrip == nil, "reported once")
+    }
+
+    final class Collector: EventSink {
+        let events = Mutex<[Event]>([])
+        func deliver(_ events: [Event]) { self.events.withLock { $0 += events } }
+        func flush() {}
     }
 }

@@ -15,6 +15,8 @@ struct AgentCore {
     private let logger: Logger
     /// The status last logged.
     private var loggedStatus: Status?
+    /// When the trip in progress was last saved, and whether the vehicle stood still then.
+    private var tripSaved: (at: MonotonicInstant, standing: Bool)?
 
     /// - Parameters:
     ///   - savedInside: the regions saved as inside before this start, or nil; the spool's when there is one.
@@ -53,6 +55,13 @@ struct AgentCore {
             emit(closeWindow(report, time: wallClock, now: now))
         }
         var events = reports.map { Event(time: wallClock, kind: .error($0)) }
+        if let trip = storage?.recovered.openTrip {
+            logger.notice(
+                "the trip in progress when the agent last stopped without a shutdown is reported as interrupted",
+                metadata: ["start": "\(trip.start)", "distance_m": "\(Int(trip.distance.rounded()))"]
+            )
+            events.append(Event(time: trip.end, kind: .trip(trip)))
+        }
         deliver(&events, now: now)
     }
 
@@ -102,10 +111,28 @@ struct AgentCore {
     /// Commits what is due and hands the released events to the sinks; a drop or a failure becomes an
     /// `error` event (committed with the next commit).
     mutating func commit(now: MonotonicInstant, wallClock: Timestamp) {
+        saveOpenTrip(now: now)
         guard let reports = storage?.commitIfDue(), !reports.isEmpty else { return }
         var events = reports.map { Event(time: pipeline.eventTime(wallClock), kind: .error($0)) }
         deliver(&events, now: now)
     }
+
+    /// Saves the trip in progress every ``tripSaveInterval``, and when the vehicle comes to a stand (where an
+    /// ignition switched off would leave it), so that a power cut loses at most that much of the trip.
+    private mutating func saveOpenTrip(now: MonotonicInstant) {
+        guard let storage, let trip = pipeline.activity.tripSoFar else {
+            tripSaved = nil
+            return
+        }
+        let standing = pipeline.activity.isStandingStill
+        let due = tripSaved.map { now - $0.at >= Self.tripSaveInterval || standing != $0.standing } ?? true
+        guard due else { return }
+        storage.saveOpenTrip(trip)
+        tripSaved = (now, standing)
+    }
+
+    /// How often the trip in progress is saved while it goes on.
+    static let tripSaveInterval = Duration.seconds(60)
 
     /// When the spool next commits or retries, on the process's monotonic clock.
     var nextCommit: MonotonicInstant? { storage?.nextDeadline }
@@ -168,6 +195,7 @@ struct AgentCore {
             sequencer.number(&event)
             let stored = StoredEvent(event, encoder: encoder)
             storage.append(stored)
+            if case .trip = event.kind { storage.clearOpenTrip() }
             numbered.append(event)
             let wasDeferring = deferral.isDeferring
             let report = deferral.observe(event, bytes: stored.line.count, now: now)

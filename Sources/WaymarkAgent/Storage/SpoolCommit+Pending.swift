@@ -11,6 +11,7 @@ extension SpoolCommit {
         }
         if let inside = later.insideRegions { insideRegions = inside }
         if let floor = later.seqFloor { seqFloor = max(seqFloor ?? 0, floor) }
+        if let trip = later.openTrip { openTrip = trip }
     }
 
     /// Leaves the events only: the state goes with another commit.
@@ -20,6 +21,7 @@ extension SpoolCommit {
         windowStart = nil
         insideRegions = nil
         seqFloor = nil
+        openTrip = nil
     }
 
     /// Drops the oldest routine events (`location`, `heading`, `status`) while more than `limit` events are

@@ -107,6 +107,12 @@ final class Storage {
     /// Saves the regions the vehicle is inside with the next commit.
     func saveInside(_ ids: [String]) { pending.insideRegions = ids }
 
+    /// Saves the trip in progress with the next commit, so that a power cut does not lose it.
+    func saveOpenTrip(_ trip: TripSummary) { pending.openTrip = .save(trip) }
+
+    /// The trip ended (its `trip` event is in this commit): the saved one is forgotten with it.
+    func clearOpenTrip() { pending.openTrip = .clear }
+
     /// Commits when the interval has passed (or an urgent event waits), then hands the released events to
     /// the sinks. Returns the reports to emit as events: drops, and failures that are new.
     func commitIfDue() -> [ErrorReport] {

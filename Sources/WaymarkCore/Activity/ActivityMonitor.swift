@@ -75,6 +75,9 @@ public struct ActivityMonitor: Sendable {
     /// Whether a trip is in progress.
     public var isOnTrip: Bool { trip != nil }
 
+    /// Whether the vehicle stands still (usable fixes stay within `stationary_radius`), paused or not yet.
+    public var isStandingStill: Bool { stay != nil }
+
     /// The next instant at which ``advance(to:time:)`` has something to do: the no-fix pause, the start or
     /// the end of a probe.
     public var nextDeadline: MonotonicInstant? {
@@ -173,6 +176,14 @@ public struct ActivityMonitor: Sendable {
         self.trip = nil
         let (end, position) = tripEnd(of: trip)
         return [Event(time: end, kind: .trip(trip.summary(end: end, at: position, reason: .shutdown)))]
+    }
+
+    /// The trip in progress as it would end now, with reason `interrupted`: what the agent saves so that a
+    /// power cut does not lose it. Nil when no trip is in progress.
+    public var tripSoFar: TripSummary? {
+        guard let trip else { return nil }
+        let (end, position) = tripEnd(of: trip)
+        return trip.summary(end: end, at: position, reason: .interrupted)
     }
 
     /// A new stream of reports begins (a new connection to gpsd): gaps in GPS time are measured within it.

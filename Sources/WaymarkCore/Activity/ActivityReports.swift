@@ -52,6 +52,9 @@ public struct TripSummary: Hashable, Sendable {
         case noFix = "no_fix"
         /// The agent stopped (or the replay ended) during the trip.
         case shutdown
+        /// The agent was stopped without a shutdown (a power cut, a crash) during the trip: reported at the
+        /// next start, as far as it was last saved.
+        case interrupted
     }
 
     public var start: Timestamp
