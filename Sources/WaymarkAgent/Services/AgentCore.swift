@@ -42,8 +42,9 @@ struct AgentCore {
         self.logger = logger
     }
 
-    /// Emits what the start found: a spool moved aside, and the deferral window a crash left open (it ends
-    /// now, with reason `restart`, so that every window still ends in exactly one `deferred_finished`).
+    /// Emits what the start found: the deferral window a crash left open (it ends now, with reason `restart`,
+    /// so that every window still ends in exactly one `deferred_finished`), the storage's problems (a spool
+    /// moved aside), and the trip a power cut interrupted (reason `interrupted`).
     mutating func start(reports: [ErrorReport], at wallClock: Timestamp, now: MonotonicInstant) {
         if let storage, let start = storage.recovered.windowStart {
             let report = DeferralReport(
@@ -72,8 +73,8 @@ struct AgentCore {
         return counters
     }
 
-    /// Applies reloaded `[location]`, `[heading]`, `[activity]` and `[regions]` settings; what the pipeline
-    /// knows is kept.
+    /// Applies reloaded `[location]`, `[heading]`, `[activity]`, `[regions]` and `[deferred]` settings; what
+    /// the pipeline knows is kept.
     mutating func apply(_ configuration: Configuration, wallClock: Timestamp, now: MonotonicInstant) {
         pipeline.locationSettings = configuration.location
         pipeline.headingSettings = configuration.heading
