@@ -5,7 +5,10 @@
 # process wrote to storage per location event (write_bytes of /proc/self/io, database, WAL and logs
 # together), and, from strace, the fsync/fdatasync calls on each file, per second of the run.
 #   scripts/measure-spool-wear.sh [LOOPS]     (default 20: the 26-minute Regensburg drive 20 times, 8.7 hours)
-# Set SPEED=N to pace the replay at N times the recorded speed instead (commits then hold N seconds of drive).
+# Set SPEED=N to pace the replay at N times the recorded speed instead (commits then hold N seconds of drive),
+# and CUT=S to keep only the first S seconds of the drive: `CUT=200 SPEED=1 scripts/measure-spool-wear.sh 1`
+# is what a vehicle's board writes at one commit a second, in two runs of 200 s. INTERVAL=5s measures another
+# commit_interval in place of the default.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 loops=${1:-20}
@@ -17,11 +20,15 @@ work=$(mktemp -d /var/tmp/waymark-wear.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 
 # The drive, LOOPS times in a row: every time in the capture moved on by one drive and a minute per loop.
-python3 - "$loops" Tests/Fixtures/gpsd-logs/20100411_Geko_Regensburg.log.chk "$work/drive.chk" <<'PY'
+python3 - "$loops" Tests/Fixtures/gpsd-logs/20100411_Geko_Regensburg.log.chk "$work/drive.chk" "${CUT:-0}" <<'PY'
 import datetime, re, sys
-loops, source, target = int(sys.argv[1]), sys.argv[2], sys.argv[3]
+loops, source, target, cut = int(sys.argv[1]), sys.argv[2], sys.argv[3], float(sys.argv[4])
 lines = open(source).read().splitlines()
 pattern = re.compile(r'"time":"([0-9T:.-]+)Z"')
+if cut > 0:
+    stamps = [datetime.datetime.fromisoformat(m.group(1)) if m else None for m in map(pattern.search, lines)]
+    first = next(t for t in stamps if t)
+    lines = lines[:next((i for i, t in enumerate(stamps) if t and (t - first).total_seconds() > cut), len(lines))]
 times = [datetime.datetime.fromisoformat(m.group(1)) for line in lines for m in [pattern.search(line)] if m]
 span = max(times) - min(times) + datetime.timedelta(minutes=1)
 with open(target, "w") as out:
@@ -66,7 +73,7 @@ for path, count in sorted(syncs.items()):
 print(f"RESULT {name} {written / locations:.1f} {max(syncs.values()) / seconds:.3f}")
 PY
 }
-run group "1s" | tee "$work/group.txt"
+run group "${INTERVAL:-1s}" | tee "$work/group.txt"
 run each "0s" | tee "$work/each.txt"
 python3 - "$work/group.txt" "$work/each.txt" <<'PY'
 import sys

@@ -37,14 +37,25 @@ public final class Spool: Sendable {
         configuration.busyMode = .timeout(10)
         configuration.prepareDatabase { db in
             guard !readOnly else { return }
+            // Pages of 1 KB for a new file (an existing one keeps its own): each commit appends the pages it
+            // changed to the WAL and syncs it, so at a commit a second, as in a vehicle, small pages write 30 %
+            // fewer bytes than SQLite's 4 KB (README, "What it writes to the SD card").
+            try db.execute(sql: "PRAGMA page_size = \(Self.pageSize)")
             // WAL set here rather than by GRDB's `journalMode`, which would then lower `synchronous` to NORMAL:
             // FULL syncs the WAL at every commit, so a commit survives a power cut, not only a crash. A
-            // checkpoint cuts the WAL back to 4 MB.
+            // checkpoint comes every 4 MB of WAL, whatever the page size (SQLite's default is 1,000 pages), and
+            // cuts the WAL back to 4 MB.
             let mode = try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL")
             guard mode == "wal" else {
                 throw SpoolError(.failed, "\(path): WAL mode refused (journal mode \(mode ?? "?"))")
             }
-            try db.execute(sql: "PRAGMA synchronous = FULL; PRAGMA journal_size_limit = 4194304")
+            let pageSize = try Int.fetchOne(db, sql: "PRAGMA page_size") ?? Self.pageSize
+            try db.execute(
+                sql: """
+                    PRAGMA synchronous = FULL; PRAGMA wal_autocheckpoint = \(Self.walBytes / pageSize);
+                    PRAGMA journal_size_limit = \(Self.walBytes)
+                    """
+            )
         }
         do {
             if readOnly && Files.size(path) == nil {
@@ -79,6 +90,12 @@ public final class Spool: Sendable {
             throw SpoolError(.failed, "\(path) cannot be opened: \(error)", cause: error)
         }
     }
+
+    /// The page size of a new spool's database.
+    static let pageSize = 1024
+
+    /// The WAL's size at which SQLite checkpoints it into the database, and to which it is cut back.
+    static let walBytes = 4 << 20
 
     /// The bytes a row is counted for: its line and what SQLite keeps beside it (the key, the kind, the time
     /// and the record and cell headers).

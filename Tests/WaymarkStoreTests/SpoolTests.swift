@@ -63,6 +63,32 @@ enum SpoolSamples {
         #expect(mode == "wal" && synchronous == 2)
     }
 
+    /// A new spool has 1 KB pages, which cut what a commit writes; one made with SQLite's 4 KB keeps them.
+    /// Either checkpoints every 4 MB of WAL.
+    @Test func newSpoolsHaveSmallPages() throws {
+        func pages(_ spool: Spool) throws -> (size: Int?, checkpoint: Int?) {
+            try spool.database.read { db in
+                (
+                    try Int.fetchOne(db, sql: "PRAGMA page_size"),
+                    try Int.fetchOne(db, sql: "PRAGMA wal_autocheckpoint")
+                )
+            }
+        }
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (spool, _) = try Spool.open(inDirectory: directory.path, now: SpoolSamples.start)
+        #expect(try pages(spool) == (1024, 4096))
+
+        let older = directory.appendingPathComponent("older.sqlite").path
+        try DatabaseQueue(path: older).writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA page_size = 4096; PRAGMA journal_mode = WAL; VACUUM")
+        }
+        let reopened = try Spool(path: older)
+        try reopened.commit(SpoolSamples.commit((1...10).map { SpoolSamples.event($0) }))
+        #expect(try pages(reopened) == (4096, 1024))
+        #expect(try reopened.stats(sinks: []).lastSeq == 10)
+    }
+
     @Test func stateIsCommittedWithTheEvents() throws {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -1,5 +1,6 @@
 import Benchmark
 import Foundation
+import GRDB
 import WaymarkCore
 import WaymarkGPSD
 import WaymarkStore
@@ -12,6 +13,9 @@ import WaymarkStore
 /// its own transaction (`commit_interval = "0s"`). Both report events per second. The spool keeps its default
 /// 64 MB: as a sink would, each commit marks the events before it delivered, so the spool stays at its size
 /// and makes room as it does on a board that has run for weeks.
+///
+/// The `.4k-pages` peers do the same in a spool whose file was made with SQLite's default 4 KB pages, as
+/// spools were before new ones got 1 KB pages (``Spool`` keeps an existing file's page size).
 let benchmarks: @Sendable () -> Void = {
     let drive = Drive.regensburg
     Benchmark.defaultConfiguration = .init(
@@ -23,29 +27,39 @@ let benchmarks: @Sendable () -> Void = {
         maxIterations: 200
     )
 
-    for (name, batch, alone) in [("group-commit", 10_000, false), ("each-event", 500, true)] {
-        let directory = Drive.temporaryDirectory(name)
-        let spool = try! Spool.open(inDirectory: directory, now: Timestamp(seconds: 0)).0
-        var seq: UInt64 = 0
-        Benchmark("spool.ingest.\(name)", configuration: .init(tags: ["events_per_op": "\(batch)"])) { benchmark in
-            let start = ContinuousClock.now
-            let encoder = EventEncoder()
-            var commit = SpoolCommit()
-            commit.maxBytes = 64 << 20
-            commit.delivered = seq
-            for index in 0..<batch {
-                seq += 1
-                var event = drive.events[index % drive.events.count]
-                event.seq = seq
-                commit.events.append(StoredEvent(event, encoder: encoder))
-                if alone {
-                    try! spool.commit(commit)
-                    commit.events.removeAll(keepingCapacity: true)
+    let kinds = [("group-commit", 10_000, false), ("each-event", 500, true)]
+    for (kind, batch, alone) in kinds {
+        for fourKilobytePages in [false, true] {
+            let name = fourKilobytePages ? kind + ".4k-pages" : kind
+            let directory = Drive.temporaryDirectory(name)
+            if fourKilobytePages {
+                try! FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+                try! DatabaseQueue(path: directory + "/" + Spool.fileName).writeWithoutTransaction { db in
+                    try db.execute(sql: "PRAGMA page_size = 4096; PRAGMA journal_mode = WAL; VACUUM")
                 }
             }
-            if !alone { try! spool.commit(commit) }
-            let elapsed = (ContinuousClock.now - start) / .seconds(1)
-            benchmark.measurement(.eventsPerSecond, Int((Double(batch) / elapsed).rounded()))
+            let spool = try! Spool.open(inDirectory: directory, now: Timestamp(seconds: 0)).0
+            var seq: UInt64 = 0
+            Benchmark("spool.ingest.\(name)", configuration: .init(tags: ["events_per_op": "\(batch)"])) { benchmark in
+                let start = ContinuousClock.now
+                let encoder = EventEncoder()
+                var commit = SpoolCommit()
+                commit.maxBytes = 64 << 20
+                commit.delivered = seq
+                for index in 0..<batch {
+                    seq += 1
+                    var event = drive.events[index % drive.events.count]
+                    event.seq = seq
+                    commit.events.append(StoredEvent(event, encoder: encoder))
+                    if alone {
+                        try! spool.commit(commit)
+                        commit.events.removeAll(keepingCapacity: true)
+                    }
+                }
+                if !alone { try! spool.commit(commit) }
+                let elapsed = (ContinuousClock.now - start) / .seconds(1)
+                benchmark.measurement(.eventsPerSecond, Int((Double(batch) / elapsed).rounded()))
+            }
         }
     }
 }
