@@ -27,10 +27,21 @@ extension Waymark {
         @Flag(
             name: .long,
             help: """
-                Keep the events in the spool of [agent] state_dir and hand them to the sinks ([sinks.file]                 writes the event logs, trip tracks and summaries in log_dir), as the live agent does.
+                Keep the events in the spool of [agent] state_dir and hand them to the sinks ([sinks.file] \
+                writes the event logs, trip tracks and summaries in log_dir), as the live agent does.
                 """
         )
         var spool = false
+
+        @Option(
+            name: .long,
+            help: """
+                How to decode a gpsd capture: libgps (its own gps_unpack, what a live connection maps) or \
+                builtin (Waymark's decoder for TPV and SKY, held to gps_unpack's values by the tests; about \
+                twice as fast).
+                """
+        )
+        var decoder: CaptureDecoder = .libgps
 
         func validate() throws {
             if let speed, !(speed > 0 && speed.isFinite) {
@@ -60,7 +71,9 @@ extension Waymark {
 
         /// The recording, or a one-line error naming it and exit status 1.
         private func openRecording() throws -> any ReplaySource {
-            let result = Result { () throws(ReplayError) in try WaymarkGPSD.Replay.open(contentsOf: file) }
+            let result = Result { () throws(ReplayError) in
+                try WaymarkGPSD.Replay.open(contentsOf: file, decoder: decoder)
+            }
             switch result {
             case .success(let source):
                 return source
@@ -71,3 +84,5 @@ extension Waymark {
         }
     }
 }
+
+extension CaptureDecoder: ExpressibleByArgument {}

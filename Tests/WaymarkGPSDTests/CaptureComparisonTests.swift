@@ -30,6 +30,17 @@ struct CaptureComparisonTests {
         expectMatches(updates.locations, oracle: oracle, "replay \(log)")
     }
 
+    @Test(
+        "replay with the builtin decoder: the same updates as with gps_unpack",
+        arguments: comparedLogs + BadInputTests.garbageLogs
+    )
+    func builtinDecoder(log: String) throws {
+        let path = Fixtures.gpsdLog(log + ".chk")
+        let builtin = try collectReplay(path, decoder: .builtin)
+        #expect(builtin.locations.count > 0 || BadInputTests.garbageLogs.contains(log))
+        #expect(builtin == (try collectReplay(path)))
+    }
+
     @Test("live through a real gpsd, and the same as replay", arguments: comparedLogs)
     func live(log: String) async throws {
         let updates = try await collectLive(log: log)

@@ -77,6 +77,7 @@ struct CommandLineTests {
     func badArguments() throws {
         for arguments in [
             ["run", "--gpsd", "host:99999"], ["run", "--for", "soon"], ["replay", "x", "--speed", "0"],
+            ["replay", "x", "--decoder", "fast"],
         ] {
             let result = try WaymarkBinary.run(arguments)
             #expect(result.status != 0)
@@ -95,6 +96,22 @@ struct CommandLineTests {
         #expect(events.map { $0["seq"] as? Int } == Array(1...events.count).map { $0 })
         #expect(result.stderr.contains("location=774"))
         #expect(!result.stdout.contains("null") && !result.stdout.contains("nan"))
+    }
+
+    @Test("replay --decoder builtin writes the same bytes as the default, gps_unpack")
+    func replayBuiltinDecoder() throws {
+        let capture = Fixtures.gpsdLog("20100411_Geko_Regensburg.log.chk")
+        let libgps = try WaymarkBinary.run(["replay", "--print", capture])
+        let builtin = try WaymarkBinary.run(["replay", "--print", "--decoder", "builtin", capture])
+        #expect(builtin.status == 0, "stderr: \(builtin.stderr)")
+        #expect(try WaymarkBinary.events(builtin).count == 1_079)
+        #expect(builtin.stdout == libgps.stdout)
+        // The counts of what was delivered and rejected (log lines before them carry the wall clock).
+        func summary(_ stderr: String) -> [Substring] {
+            stderr.split(separator: "\n").filter { $0.hasPrefix("replay ") }
+        }
+        #expect(summary(builtin.stderr) == summary(libgps.stderr))
+        #expect(summary(libgps.stderr).count == 1)
     }
 
     @Test("a reader that closes the pipe early does not kill the agent (no SIGPIPE)")

@@ -29,31 +29,35 @@ let benchmarks: @Sendable () -> Void = {
     var output: [UInt8] = []
     output.reserveCapacity(capture.outputByteCount * 2)
 
-    // The full replay path of `waymark replay FILE --print`, minus the write(2): libgps decoding and
-    // mapping, the pipeline, sequence numbers and JSON Lines encoding into a reused buffer.
-    Benchmark("replay.capture", configuration: .init(tags: tags)) { benchmark in
-        let start = ContinuousClock.now
-        output.removeAll(keepingCapacity: true)
-        let replay = CaptureReplay(bytes: capture.bytes)
-        var pipeline = EventPipeline()
-        var sequencer = EventSequencer()
-        let encoder = EventEncoder()
-        while let update = replay.next() {
-            var events = pipeline.handle(update)
-            guard !events.isEmpty else { continue }
-            sequencer.number(&events)
-            for event in events { encoder.encode(event, into: &output) }
+    // The full replay path of `waymark replay FILE --print [--decoder D]`, minus the write(2): decoding and
+    // mapping, the pipeline, sequence numbers and JSON Lines encoding into a reused buffer. `replay.capture`
+    // decodes with libgps's `gps_unpack` (the default), `replay.capture.builtin` with Waymark's decoder.
+    for decoder in CaptureDecoder.allCases {
+        let name = decoder == .libgps ? "replay.capture" : "replay.capture.\(decoder)"
+        Benchmark(name, configuration: .init(tags: tags)) { benchmark in
+            let start = ContinuousClock.now
+            output.removeAll(keepingCapacity: true)
+            let replay = CaptureReplay(bytes: capture.bytes, decoder: decoder)
+            var pipeline = EventPipeline()
+            var sequencer = EventSequencer()
+            let encoder = EventEncoder()
+            while let update = replay.next() {
+                var events = pipeline.handle(update)
+                guard !events.isEmpty else { continue }
+                sequencer.number(&events)
+                for event in events { encoder.encode(event, into: &output) }
+            }
+            blackHole(output.count)
+            benchmark.measurement(.tpvPerSecond, capture.tpvPerSecond(since: start))
         }
-        blackHole(output.count)
-        benchmark.measurement(.tpvPerSecond, capture.tpvPerSecond(since: start))
-    }
 
-    // The same capture through `CaptureReplay` alone: `gps_unpack` and the mapping to source events.
-    Benchmark("replay.capture.decode-only", configuration: .init(tags: tags)) { benchmark in
-        let start = ContinuousClock.now
-        let replay = CaptureReplay(bytes: capture.bytes)
-        while let update = replay.next() { blackHole(update) }
-        benchmark.measurement(.tpvPerSecond, capture.tpvPerSecond(since: start))
+        // The same capture through `CaptureReplay` alone: decoding and the mapping to source events.
+        Benchmark("\(name).decode-only", configuration: .init(tags: tags)) { benchmark in
+            let start = ContinuousClock.now
+            let replay = CaptureReplay(bytes: capture.bytes, decoder: decoder)
+            while let update = replay.next() { blackHole(update) }
+            benchmark.measurement(.tpvPerSecond, capture.tpvPerSecond(since: start))
+        }
     }
 
     // One location event of the drive, encoded 1,000 times per operation into the emptied buffer; the

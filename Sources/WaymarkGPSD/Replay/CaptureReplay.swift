@@ -1,9 +1,11 @@
 import WaymarkCore
 
 /// Replays a gpsd JSON capture (what `gpspipe -w` writes; gpsd's `.chk` files) line by line through
-/// libgps's own `gps_unpack`, so replay and a live connection share one mapping.
+/// libgps's own `gps_unpack`, so replay and a live connection share one mapping; or, with
+/// ``CaptureDecoder/builtin``, through Waymark's decoder held to the same values.
 public final class CaptureReplay: ReplaySource {
     private let bytes: [UInt8]
+    private let decoder: CaptureDecoder
     private var offset = 0
     private let data = GPSDData()
     private var builder = SourceEventBuilder()
@@ -14,8 +16,9 @@ public final class CaptureReplay: ReplaySource {
     /// Lines read so far.
     public private(set) var lineCount = 0
 
-    public init(bytes: [UInt8]) {
+    public init(bytes: [UInt8], decoder: CaptureDecoder = .libgps) {
         self.bytes = bytes
+        self.decoder = decoder
         clock = ReplayClock(start: Self.firstTime(in: bytes) ?? Timestamp(seconds: 0))
         pending.reserveCapacity(8)
         pending.append(clock.update(.connected(server: ReplayClock.server, release: nil)))
@@ -45,6 +48,7 @@ public final class CaptureReplay: ReplaySource {
             while lineEnd > offset, all[lineEnd - 1] == UInt8(ascii: "\r") { lineEnd -= 1 }
             let line = UnsafeBufferPointer(rebasing: all[offset..<lineEnd])
             offset = end + 1
+            if decoder == .builtin, let message = BuiltinDecoder.decode(line) { return message }
             return data.unpack(line: line)
         }
         lineCount += 1

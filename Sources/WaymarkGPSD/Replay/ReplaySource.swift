@@ -8,8 +8,12 @@ public protocol ReplaySource: AnyObject {
 
 /// Opening a recording for replay.
 public enum Replay {
-    /// Opens a gpsd JSON capture (what `gpspipe -w` writes) or a GPX 1.1 file, told apart by content.
-    public static func open(contentsOf path: String) throws(ReplayError) -> any ReplaySource {
+    /// Opens a gpsd JSON capture (what `gpspipe -w` writes), decoded by `decoder`, or a GPX 1.1 file, told
+    /// apart by content.
+    public static func open(
+        contentsOf path: String,
+        decoder: CaptureDecoder = .libgps
+    ) throws(ReplayError) -> any ReplaySource {
         let bytes: [UInt8]
         do {
             bytes = try FileBytes.read(path)
@@ -17,7 +21,7 @@ public enum Replay {
             throw ReplayError("\(path): \(error.message)")
         }
         let firstByte = bytes.first { ![0x20, 0x09, 0x0D, 0x0A, 0xEF, 0xBB, 0xBF].contains($0) }
-        guard firstByte == UInt8(ascii: "<") else { return CaptureReplay(bytes: bytes) }
+        guard firstByte == UInt8(ascii: "<") else { return CaptureReplay(bytes: bytes, decoder: decoder) }
         do {
             return GPXReplay(try GPXFile.parse(bytes, fileName: path))
         } catch {

@@ -26,8 +26,8 @@ func collectLive(log: String) async throws -> [SourceUpdate] {
 }
 
 /// Every update of a capture replayed from a file.
-func collectReplay(_ path: String) throws -> [SourceUpdate] {
-    let source = try Replay.open(contentsOf: path)
+func collectReplay(_ path: String, decoder: CaptureDecoder = .libgps) throws -> [SourceUpdate] {
+    let source = try Replay.open(contentsOf: path, decoder: decoder)
     var updates: [SourceUpdate] = []
     while let update = source.next() { updates.append(update) }
     return updates
