@@ -9,15 +9,24 @@ import WaymarkTestSupport
 @Suite("The builtin decoder equals gps_unpack")
 struct BuiltinDecoderTests {
     /// Both decoders on one line. `data` is shared along a file, as in a replay.
-    static func decode(_ line: String, libgps data: GPSDData) -> (builtin: GPSDMessage?, libgps: GPSDMessage) {
+    static func decode(
+        _ line: String,
+        libgps data: GPSDData
+    ) -> (builtin: BuiltinDecoder.Fields?, libgps: GPSDMessage) {
         let bytes = Array(line.utf8)
-        return bytes.withUnsafeBufferPointer { (BuiltinDecoder.decode($0), data.unpack(line: $0)) }
+        return bytes.withUnsafeBufferPointer { (BuiltinDecoder.fields(of: $0), data.unpack(line: $0)) }
     }
 
-    /// Equal to the bit: `String(reflecting:)` prints every `Double` in the shortest form that reads back to
-    /// it, so -0.0 and 0.0, or two neighbours, differ.
-    static func expectSame(_ builtin: GPSDMessage, _ libgps: GPSDMessage, _ line: String) {
-        #expect(String(reflecting: builtin) == String(reflecting: libgps), "\(line)")
+    /// Equal to the bit, in the fields as libgps leaves them in `gps_data_t` (NaN, flags, seconds and
+    /// nanoseconds) and in the message mapped from them: `String(reflecting:)` prints every `Double` in the
+    /// shortest form that reads back to it, so -0.0 and 0.0, or two neighbours, differ. Call it right after
+    /// ``decode(_:libgps:)``, while `data` holds the line.
+    static func expectSame(_ builtin: BuiltinDecoder.Fields, _ libgps: GPSDMessage, in data: GPSDData, _ line: String) {
+        switch builtin {
+        case .tpv(let fields): #expect(String(reflecting: fields) == String(reflecting: data.tpvFields()), "\(line)")
+        case .sky(let fields): #expect(String(reflecting: fields) == String(reflecting: data.skyFields()), "\(line)")
+        }
+        #expect(String(reflecting: builtin.message) == String(reflecting: libgps), "\(line)")
     }
 
     static let captures = try! FileManager.default.contentsOfDirectory(atPath: Fixtures.gpsdLog(""))
@@ -41,7 +50,7 @@ struct BuiltinDecoderTests {
                 continue
             }
             #expect(isReport, "only TPV and SKY are decoded: \(line)")
-            Self.expectSame(builtin, libgps, line)
+            Self.expectSame(builtin, libgps, in: data, line)
             decoded += 1
         }
         // gpsd writes every TPV and SKY of these captures in the plain shape: none may fall back, or the
@@ -65,10 +74,11 @@ struct BuiltinDecoderTests {
                 Issue.record("a plain TPV fell back to gps_unpack: \(line)")
                 continue
             }
-            Self.expectSame(builtin, libgps, line)
+            Self.expectSame(builtin, libgps, in: data, line)
             differFromCorrectRounding += numbers.count { Double($0) != RandomReport.libgpsValue(of: $0) }
         }
-        // libgps does not round numbers of 16 to 18 digits correctly; a decoder that did would differ here.
+        // The builtin values equal libgps's (above) and these differ from the correctly rounded ones: libgps
+        // does not round numbers of 16 to 18 digits correctly, and a decoder that did would fail here.
         #expect(differFromCorrectRounding > 100)
     }
 
@@ -83,7 +93,7 @@ struct BuiltinDecoderTests {
                 Issue.record("a plain SKY fell back to gps_unpack: \(line)")
                 continue
             }
-            Self.expectSame(builtin, libgps, line)
+            Self.expectSame(builtin, libgps, in: data, line)
         }
     }
 
@@ -121,6 +131,8 @@ struct BuiltinDecoderTests {
         #"{"class":"SKY","satellites":[{}]}"#,
         #"{"class":"SKY","satellites":[\#(Array(repeating: #"{"PRN":1}"#, count: 141).joined(separator: ","))]}"#,
         #"{"class":"SKY","nSat":-1}"#,
+        // A second array: libgps overwrites the first one's entries only as far as the second goes.
+        #"{"class":"SKY","satellites":[{"PRN":1,"used":true},{"PRN":2,"used":true}],"satellites":[{"PRN":3}]}"#,
         #"{"class":"ATT","heading":12.5}"#,  // other classes
         #"{"class":"DEVICE","path":"/dev/ttyUSB0","activated":0}"#,
         #"{"class":"TPVX","mode":3}"#,
@@ -132,6 +144,17 @@ struct BuiltinDecoderTests {
     func fallsBack(line: String) {
         let (builtin, _) = Self.decode(line, libgps: GPSDData())
         #expect(builtin == nil)
+    }
+
+    @Test("a line longer than the 10,240 bytes of a live read is unparsable with either decoder")
+    func tooLong() {
+        let satellite =
+            #"{"PRN":1,"el":12.0,"az":123.0,"ss":40.0,"used":true,"gnssid":0,"svid":1,"sigid":0,"health":1}"#
+        let line = #"{"class":"SKY","satellites":[\#(Array(repeating: satellite, count: 120).joined(separator: ","))]}"#
+        #expect(line.utf8.count > 10_240)
+        let (builtin, libgps) = Self.decode(line, libgps: GPSDData())
+        #expect(builtin == nil)
+        #expect(libgps == .unparsable)
     }
 
     @Test("plain edge cases equal gps_unpack")
@@ -160,7 +183,7 @@ struct BuiltinDecoderTests {
                 Issue.record("fell back: \(line)")
                 continue
             }
-            Self.expectSame(builtin, libgps, line)
+            Self.expectSame(builtin, libgps, in: data, line)
         }
     }
 }

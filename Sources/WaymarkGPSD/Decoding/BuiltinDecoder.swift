@@ -1,3 +1,5 @@
+import CLibGPS
+
 /// Decodes TPV and SKY lines, nearly all the JSON of a capture, without libgps, to exactly what
 /// `gps_unpack` leaves for the mapping; nil for any other line, which then goes to `gps_unpack`.
 ///
@@ -8,13 +10,31 @@
 /// It is about four times as fast as `gps_unpack`, which spends most of its time finding each key in a
 /// table of 60 by `strcmp`.
 enum BuiltinDecoder {
-    static func decode(_ line: UnsafeBufferPointer<UInt8>) -> GPSDMessage? {
+    /// What a line decodes to, as libgps would leave it in `gps_data_t`.
+    enum Fields {
+        case tpv(TPVFields)
+        case sky(SkyFields)
+
+        var message: GPSDMessage {
+            switch self {
+            case .tpv(let fields): .fix(fields.report)
+            case .sky(let fields): .sky(fields.report)
+            }
+        }
+    }
+
+    static func decode(_ line: UnsafeBufferPointer<UInt8>) -> GPSDMessage? { fields(of: line)?.message }
+
+    /// The fields of a TPV or SKY line; nil for any other line and for one longer than the buffer a live
+    /// connection reads into, which replay through `gps_unpack` refuses as well.
+    static func fields(of line: UnsafeBufferPointer<UInt8>) -> Fields? {
+        guard line.count <= Int(WAYMARK_MESSAGE_CAPACITY) else { return nil }
         var scanner = PlainJSONScanner(line)
         if scanner.skip(tpvPrefix) {
-            return tpv(&scanner).map { .fix($0.report) }
+            return tpv(&scanner).map { .tpv($0) }
         }
         if scanner.skip(skyPrefix) {
-            return sky(&scanner).map { .sky($0.report) }
+            return sky(&scanner).map { .sky($0) }
         }
         return nil
     }
@@ -58,9 +78,11 @@ enum BuiltinDecoder {
     }
 
     /// The members of a SKY after `"class":"SKY"`. libgps 3.22 sets `SATELLITE_SET` for every SKY it parses
-    /// and counts the satellites itself: visible those with a PRN above 0, used those marked used.
+    /// and counts the satellites itself: visible those with a PRN above 0, used those marked used. A second
+    /// `satellites` array overwrites the first one's entries only as far as it goes: left to libgps.
     private static func sky(_ scanner: inout PlainJSONScanner) -> SkyFields? {
         var fields = SkyFields(hasSatellites: true)
+        var sawSatellites = false
         // As for a TPV: nothing or `,` after the class.
         let read =
             !scanner.skip(UInt8(ascii: ","))
@@ -69,7 +91,10 @@ enum BuiltinDecoder {
                 case .hdop: return scanner.number(into: &fields.hdop)
                 case .vdop: return scanner.number(into: &fields.vdop)
                 case .pdop: return scanner.number(into: &fields.pdop)
-                case .satellites: return satellites(&scanner, into: &fields)
+                case .satellites:
+                    guard !sawSatellites else { return false }
+                    sawSatellites = true
+                    return satellites(&scanner, into: &fields)
                 case .device: return scanner.string(maximumLength: Self.maximumPathLength) != nil
                 case .time: return scanner.time() != nil
                 case .otherInteger: return scanner.integer(in: 0...65_535) != nil

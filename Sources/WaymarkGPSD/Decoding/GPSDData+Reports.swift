@@ -3,7 +3,9 @@ import WaymarkCore
 
 extension GPSDData {
     /// The TPV just decoded. A TPV replaces `set`, so the flags say exactly what this message carried.
-    func fixReport() -> FixReport {
+    func fixReport() -> FixReport { tpvFields().report }
+
+    func tpvFields() -> TPVFields {
         let fix = pointer.pointee.fix
         var fields = TPVFields()
         fields.hasTime = waymark_isset(pointer, waymark_mask_time())
@@ -24,7 +26,7 @@ extension GPSDData {
         fields.epd = fix.epd
         fields.speed = fix.speed
         fields.eps = fix.eps
-        return fields.report
+        return fields
     }
 
     func attitude() -> Attitude {
@@ -36,7 +38,9 @@ extension GPSDData {
         )
     }
 
-    func skyReport() -> SkyReport {
+    func skyReport() -> SkyReport { skyFields().report }
+
+    func skyFields() -> SkyFields {
         let dop = pointer.pointee.dop
         return SkyFields(
             hasSatellites: waymark_isset(pointer, waymark_mask_satellite()),
@@ -45,7 +49,7 @@ extension GPSDData {
             hdop: dop.hdop,
             vdop: dop.vdop,
             pdop: dop.pdop
-        ).report
+        )
     }
 
     func devicePaths() -> [String] {

@@ -97,6 +97,8 @@ struct PlainJSONScanner {
     ///
     /// That power is `safe_atof`'s product of 10, 10², 10⁴, 10⁸ and 10¹⁶ over the bits of the digit count;
     /// each product is a power of ten up to 10¹⁸, exact in a `Double`, so the table holds the same values.
+    /// `1e9 × high` is exact too (5⁹ × high < 2⁵³), so the sum rounds once whether or not a compiler fuses
+    /// libgps's multiply and add (gcc may, on arm64).
     mutating func number() -> Double? {
         let negative = skip(UInt8(ascii: "-"))
         let start = index
