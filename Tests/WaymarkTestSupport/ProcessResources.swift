@@ -2,11 +2,12 @@ import Foundation
 
 /// What this process holds, from /proc: to prove that reconnecting leaks nothing.
 public enum ProcessResources {
-    /// Threads of this process whose name starts with `prefix` (Linux `comm`, 15 bytes).
-    public static func threads(named prefix: String) -> Int {
-        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
+    /// Threads of this process, or of process `pid`, whose name starts with `prefix` (Linux `comm`, 15 bytes).
+    public static func threads(named prefix: String, process pid: Int32? = nil) -> Int {
+        let process = pid.map { "/proc/\($0)" } ?? "/proc/self"
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "\(process)/task")) ?? []
         return tasks.filter { task in
-            let comm = (try? String(contentsOfFile: "/proc/self/task/\(task)/comm", encoding: .utf8)) ?? ""
+            let comm = (try? String(contentsOfFile: "\(process)/task/\(task)/comm", encoding: .utf8)) ?? ""
             return comm.hasPrefix(prefix)
         }.count
     }

@@ -26,6 +26,9 @@ enum LiveRun {
             ["run", "--print", "--config", path, "--gpsd", "127.0.0.1:\(gpsd.port)", "--log-level", "debug"]
         )
         try agent.wait(seconds: 60, "the end of \(log)") { agent.stdout.contains("\"code\":\"no_device\"") }
+        // The core, the spool's commits and the sinks run on a thread of their own, the reader on another.
+        #expect(ProcessResources.threads(named: "waymark core", process: agent.process.processIdentifier) == 1)
+        #expect(ProcessResources.threads(named: "gpsd ", process: agent.process.processIdentifier) == 1)
         #expect(agent.interrupt() == 0)
         let events = try agent.stdout.split(separator: "\n").map { line in
             try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])

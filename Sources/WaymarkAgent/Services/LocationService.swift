@@ -82,7 +82,16 @@ public final class LocationService: Service, Sendable {
         case pending
     }
 
+    /// Runs until graceful shutdown on a thread of its own (``ThreadExecutor``): the spool's commits, the sinks'
+    /// writes and stdout block, and must not hold a thread of the cooperative pool while they do.
     public func run() async {
+        let executor = ThreadExecutor(name: "waymark core")
+        defer { executor.shutDown() }
+        await withTaskExecutorPreference(executor) { await processInputs(on: executor) }
+    }
+
+    /// The service's loop. Its helper tasks run on `executor` too, so a batch wakes one thread, not two.
+    private func processInputs(on executor: ThreadExecutor) async {
         let (storage, reports) = spooling ? Storage.open(configuration, logger: logger) : (nil, [])
         var core = AgentCore(
             configuration: configuration,
@@ -95,11 +104,11 @@ public final class LocationService: Service, Sendable {
         let (inputs, continuation) = AsyncStream.makeStream(of: Input.self)
         wakeUp.withLock { $0 = continuation }
         let batches = self.batches
-        let forwarding = Task {
+        let forwarding = Task(executorPreference: executor) {
             for await batch in batches { continuation.yield(.batch(batch)) }
             continuation.finish()
         }
-        var timer = DeadlineTimer(continuation: continuation)
+        var timer = DeadlineTimer(continuation: continuation, executor: executor)
         var watching = true
         var saveFailed = false
         for await input in inputs.cancelOnGracefulShutdown() {
@@ -145,8 +154,10 @@ public final class LocationService: Service, Sendable {
             timer.arm(at: [core.nextDeadline, core.nextCommit].compactMap { $0 }.min())
         }
         wakeUp.withLock { $0 = nil }
-        timer.cancel()
+        // Both run on the executor, which ends when this returns: wait until they have.
+        await timer.cancel()
         forwarding.cancel()
+        await forwarding.value
         core.finish(now: SystemClocks.monotonic(), wallClock: SystemClocks.wall())
         sink.flush()
         let counters = core.counters
@@ -159,17 +170,21 @@ public final class LocationService: Service, Sendable {
     /// instead of a new timer task for every fix.
     private struct DeadlineTimer {
         let continuation: AsyncStream<Input>.Continuation
+        let executor: ThreadExecutor
         private var armed: MonotonicInstant?
         private var task: Task<Void, Never>?
 
-        init(continuation: AsyncStream<Input>.Continuation) { self.continuation = continuation }
+        init(continuation: AsyncStream<Input>.Continuation, executor: ThreadExecutor) {
+            self.continuation = continuation
+            self.executor = executor
+        }
 
         mutating func arm(at deadline: MonotonicInstant?) {
             guard let deadline, armed.map({ deadline < $0 }) ?? true else { return }
             task?.cancel()
             armed = deadline
             let continuation = continuation
-            task = Task {
+            task = Task(executorPreference: executor) {
                 let wait = deadline - SystemClocks.monotonic()
                 // A little late rather than early, so the core finds its deadline passed; and never at once, so
                 // that a deadline left in the past cannot make the service spin.
@@ -184,6 +199,9 @@ public final class LocationService: Service, Sendable {
             task = nil
         }
 
-        func cancel() { task?.cancel() }
+        func cancel() async {
+            task?.cancel()
+            await task?.value
+        }
     }
 }

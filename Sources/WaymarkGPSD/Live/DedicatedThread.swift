@@ -6,15 +6,16 @@ import Glibc
 import Darwin
 #endif
 
-/// A detached OS thread for blocking C calls (`gps_waiting`, `gps_read`), never the cooperative pool.
-enum DedicatedThread {
+/// A detached OS thread for blocking calls (`gps_waiting`, `gps_read`, SQLite's commits), never the
+/// cooperative pool.
+public enum DedicatedThread {
     private final class Body {
         let run: () -> Void
         init(_ run: @escaping () -> Void) { self.run = run }
     }
 
     /// Starts `body` on a new detached thread named `name` (at most 15 bytes are kept by Linux).
-    static func start(name: String, _ body: @escaping @Sendable () -> Void) {
+    public static func start(name: String, _ body: @escaping @Sendable () -> Void) {
         let context = Unmanaged.passRetained(
             Body {
                 name.withCString { waymark_name_current_thread($0) }
