@@ -38,7 +38,7 @@ extension Waymark {
             help: """
                 How to decode a gpsd capture: libgps (its own gps_unpack, what a live connection maps) or \
                 builtin (Waymark's decoder for TPV and SKY, held to gps_unpack's values by the tests; about \
-                twice as fast).
+                three times as fast).
                 """
         )
         var decoder: CaptureDecoder = .libgps
