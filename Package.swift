@@ -16,7 +16,6 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
-        .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
     ],
     targets: [
         .systemLibrary(
@@ -27,13 +26,12 @@ let package = Package(
         // The magnetic model's official coefficient file is compiled in as text (WMM2025+Coefficients.swift).
         .target(name: "WaymarkCore", exclude: ["Magnetism/WMM2025.COF", "Magnetism/README.md"]),
         .target(name: "WaymarkGPSD", dependencies: ["CLibGPS", "WaymarkCore"]),
-        .target(
-            name: "WaymarkStore",
-            dependencies: [
-                "WaymarkCore", .product(name: "GRDB", package: "GRDB.swift"),
-                .product(name: "GRDBSQLite", package: "GRDB.swift"),
-            ]
+        .systemLibrary(
+            name: "CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]
         ),
+        .target(name: "WaymarkStore", dependencies: ["WaymarkCore", "CSQLite"]),
         .target(name: "WaymarkUplink", dependencies: ["WaymarkCore", "WaymarkStore"]),
         .target(
             name: "WaymarkAgent",
@@ -59,10 +57,7 @@ let package = Package(
         .target(name: "WaymarkTestSupport", path: "Tests/WaymarkTestSupport"),
         .testTarget(name: "WaymarkCoreTests", dependencies: ["WaymarkCore", "WaymarkTestSupport"]),
         .testTarget(name: "WaymarkGPSDTests", dependencies: ["WaymarkGPSD", "WaymarkCore", "WaymarkTestSupport"]),
-        .testTarget(
-            name: "WaymarkStoreTests",
-            dependencies: ["WaymarkStore", "WaymarkTestSupport", .product(name: "GRDB", package: "GRDB.swift")]
-        ),
+        .testTarget(name: "WaymarkStoreTests", dependencies: ["WaymarkStore", "WaymarkTestSupport"]),
         .testTarget(name: "WaymarkUplinkTests", dependencies: ["WaymarkUplink", "WaymarkStore", "WaymarkTestSupport"]),
         .testTarget(
             name: "WaymarkAgentTests",

@@ -9,7 +9,6 @@ let package = Package(
     dependencies: [
         .package(name: "Waymark", path: ".."),
         .package(url: "https://github.com/ordo-one/benchmark", exact: "1.38.1", traits: ["MallocInterposer"]),
-        .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
     ],
     targets: [
         .executableTarget(
@@ -32,7 +31,6 @@ let package = Package(
                 .product(name: "WaymarkCore", package: "Waymark"),
                 .product(name: "WaymarkGPSD", package: "Waymark"),
                 .product(name: "WaymarkStore", package: "Waymark"),
-                .product(name: "GRDB", package: "GRDB.swift"),
             ],
             path: "Benchmarks/SpoolBenchmarks",
             plugins: [

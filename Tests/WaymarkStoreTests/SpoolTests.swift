@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import Testing
 import WaymarkCore
 import WaymarkTestSupport
@@ -57,35 +56,25 @@ enum SpoolSamples {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let (spool, _) = try Spool.open(inDirectory: directory.path, now: SpoolSamples.start)
-        let (mode, synchronous) = try spool.database.read { db in
-            (try String.fetchOne(db, sql: "PRAGMA journal_mode"), try Int.fetchOne(db, sql: "PRAGMA synchronous"))
-        }
-        #expect(mode == "wal" && synchronous == 2)
+        #expect(try spool.pragma("journal_mode") == "wal" && spool.pragma("synchronous") == "2")
     }
 
     /// A new spool has 1 KB pages, which cut what a commit writes; one made with SQLite's 4 KB keeps them.
     /// Either checkpoints every 4 MB of WAL.
     @Test func newSpoolsHaveSmallPages() throws {
-        func pages(_ spool: Spool) throws -> (size: Int?, checkpoint: Int?) {
-            try spool.database.read { db in
-                (
-                    try Int.fetchOne(db, sql: "PRAGMA page_size"),
-                    try Int.fetchOne(db, sql: "PRAGMA wal_autocheckpoint")
-                )
-            }
+        func pages(_ spool: Spool) throws -> (size: String?, checkpoint: String?) {
+            (try spool.pragma("page_size"), try spool.pragma("wal_autocheckpoint"))
         }
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let (spool, _) = try Spool.open(inDirectory: directory.path, now: SpoolSamples.start)
-        #expect(try pages(spool) == (1024, 4096))
+        #expect(try pages(spool) == ("1024", "4096"))
 
         let older = directory.appendingPathComponent("older.sqlite").path
-        try DatabaseQueue(path: older).writeWithoutTransaction { db in
-            try db.execute(sql: "PRAGMA page_size = 4096; PRAGMA journal_mode = WAL; VACUUM")
-        }
+        try Database(path: older).execute("PRAGMA page_size = 4096; PRAGMA journal_mode = WAL; VACUUM")
         let reopened = try Spool(path: older)
         try reopened.commit(SpoolSamples.commit((1...10).map { SpoolSamples.event($0) }))
-        #expect(try pages(reopened) == (4096, 1024))
+        #expect(try pages(reopened) == ("4096", "1024"))
         #expect(try reopened.stats(sinks: []).lastSeq == 10)
     }
 
@@ -139,7 +128,7 @@ enum SpoolSamples {
             for (kind, count) in try spool.commit(SpoolSamples.commit(events, maxBytes: maxBytes)) {
                 dropped[kind, default: 0] += count
             }
-            #expect(spool.usedBytes.withLock { $0 } <= maxBytes)
+            #expect(spool.usedBytes <= maxBytes)
         }
         let kept = try spool.events(after: 0, through: 10_000, limit: 10_000)
         #expect(Set(all.filter { $0.kind.isProtected }).isSubset(of: Set(kept)))
@@ -175,7 +164,7 @@ enum SpoolSamples {
         let (spool, _) = try Spool.open(inDirectory: directory.path, now: SpoolSamples.start)
         let first = (1...300).map { SpoolSamples.event($0) }
         try spool.commit(SpoolSamples.commit(first))
-        let used = spool.usedBytes.withLock { $0 }
+        let used = spool.usedBytes
         let second = (301...400).map { SpoolSamples.event($0) }
         let drops = try spool.commit(SpoolSamples.commit(second, maxBytes: used, delivered: 300))
         #expect(drops.isEmpty)
@@ -240,5 +229,12 @@ enum SpoolSamples {
             #expect(kept.count % 10 == 0)
             try reopened.commit(SpoolSamples.commit([SpoolSamples.event(UInt64(kept.count + 1))]))
         }
+    }
+}
+
+extension Spool {
+    /// The value of `PRAGMA name` on the spool's own connection.
+    func pragma(_ name: String) throws -> String? {
+        try state.withLock { _ in try database.text("PRAGMA \(name)") }
     }
 }

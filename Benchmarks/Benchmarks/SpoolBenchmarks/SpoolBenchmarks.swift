@@ -1,6 +1,5 @@
 import Benchmark
 import Foundation
-import GRDB
 import WaymarkCore
 import WaymarkGPSD
 import WaymarkStore
@@ -34,9 +33,8 @@ let benchmarks: @Sendable () -> Void = {
             let directory = Drive.temporaryDirectory(name)
             if fourKilobytePages {
                 try! FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-                try! DatabaseQueue(path: directory + "/" + Spool.fileName).writeWithoutTransaction { db in
-                    try db.execute(sql: "PRAGMA page_size = 4096; PRAGMA journal_mode = WAL; VACUUM")
-                }
+                try! Database(path: directory + "/" + Spool.fileName)
+                    .execute("PRAGMA page_size = 4096; PRAGMA journal_mode = WAL; VACUUM")
             }
             let spool = try! Spool.open(inDirectory: directory, now: Timestamp(seconds: 0)).0
             var seq: UInt64 = 0
