@@ -36,12 +36,12 @@ extension Waymark {
         @Option(
             name: .long,
             help: """
-                How to decode a gpsd capture: libgps (its own gps_unpack, what a live connection maps) or \
-                builtin (Waymark's decoder for TPV and SKY, held to gps_unpack's values by the tests; about \
-                three times as fast).
+                How to decode a gpsd capture: builtin (Waymark's decoder for TPV and SKY, held to \
+                gps_unpack's values by the tests; about three times as fast) or libgps (its own gps_unpack \
+                for every line, what a live connection maps).
                 """
         )
-        var decoder: CaptureDecoder = .libgps
+        var decoder: CaptureDecoder = .builtin
 
         func validate() throws {
             if let speed, !(speed > 0 && speed.isFinite) {

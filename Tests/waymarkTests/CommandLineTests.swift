@@ -98,11 +98,11 @@ struct CommandLineTests {
         #expect(!result.stdout.contains("null") && !result.stdout.contains("nan"))
     }
 
-    @Test("replay --decoder builtin writes the same bytes as the default, gps_unpack")
+    @Test("replay decodes with the builtin decoder by default, and writes the same bytes as --decoder libgps")
     func replayBuiltinDecoder() throws {
         let capture = Fixtures.gpsdLog("20100411_Geko_Regensburg.log.chk")
-        let libgps = try WaymarkBinary.run(["replay", "--print", capture])
-        let builtin = try WaymarkBinary.run(["replay", "--print", "--decoder", "builtin", capture])
+        let libgps = try WaymarkBinary.run(["replay", "--print", "--decoder", "libgps", capture])
+        let builtin = try WaymarkBinary.run(["replay", "--print", capture])
         #expect(builtin.status == 0, "stderr: \(builtin.stderr)")
         #expect(try WaymarkBinary.events(builtin).count == 1_079)
         #expect(builtin.stdout == libgps.stdout)

@@ -31,7 +31,7 @@ let benchmarks: @Sendable () -> Void = {
 
     // The full replay path of `waymark replay FILE --print [--decoder D]`, minus the write(2): decoding and
     // mapping, the pipeline, sequence numbers and JSON Lines encoding into a reused buffer. `replay.capture`
-    // decodes with libgps's `gps_unpack` (the default), `replay.capture.builtin` with Waymark's decoder.
+    // decodes with libgps's `gps_unpack`, `replay.capture.builtin` with Waymark's decoder (replay's default).
     for decoder in CaptureDecoder.allCases {
         let name = decoder == .libgps ? "replay.capture" : "replay.capture.\(decoder)"
         Benchmark(name, configuration: .init(tags: tags)) { benchmark in

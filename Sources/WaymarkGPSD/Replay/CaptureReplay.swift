@@ -1,8 +1,8 @@
 import WaymarkCore
 
 /// Replays a gpsd JSON capture (what `gpspipe -w` writes; gpsd's `.chk` files) line by line through
-/// libgps's own `gps_unpack`, so replay and a live connection share one mapping; or, with
-/// ``CaptureDecoder/builtin``, through Waymark's decoder held to the same values.
+/// Waymark's decoder (``CaptureDecoder/builtin``), held to libgps's own `gps_unpack` value for value, or with
+/// ``CaptureDecoder/libgps`` through `gps_unpack` itself: live and replay share one mapping either way.
 public final class CaptureReplay: ReplaySource {
     private let bytes: [UInt8]
     private let decoder: CaptureDecoder
@@ -16,7 +16,7 @@ public final class CaptureReplay: ReplaySource {
     /// Lines read so far.
     public private(set) var lineCount = 0
 
-    public init(bytes: [UInt8], decoder: CaptureDecoder = .libgps) {
+    public init(bytes: [UInt8], decoder: CaptureDecoder = .builtin) {
         self.bytes = bytes
         self.decoder = decoder
         clock = ReplayClock(start: Self.firstTime(in: bytes) ?? Timestamp(seconds: 0))

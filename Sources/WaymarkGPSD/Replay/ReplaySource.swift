@@ -12,7 +12,7 @@ public enum Replay {
     /// apart by content.
     public static func open(
         contentsOf path: String,
-        decoder: CaptureDecoder = .libgps
+        decoder: CaptureDecoder = .builtin
     ) throws(ReplayError) -> any ReplaySource {
         let bytes: [UInt8]
         do {
