@@ -71,9 +71,8 @@ for tool in /usr/sbin/gpsd gpspipe socat /usr/bin/time python3 swift; do
         die "$tool not found: run scripts/install-deps.sh (Debian: gpsd gpsd-clients socat time)"
 done
 
-echo "building waymark (release)..." >&2
-swift build -c release --product waymark >&2
-waymark=$(swift build -c release --show-bin-path)/waymark
+# The board's binary (scripts/build-release.sh); WAYMARK=PATH measures another build with the same script.
+waymark=${WAYMARK:-$(scripts/build-release.sh)}
 [ -x "$waymark" ] || die "$waymark: no binary after the build"
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/bench-live.XXXXXX")

@@ -10,8 +10,7 @@ cd "$(dirname "$0")/.."
 scripts/install-deps.sh
 export PATH="$PATH:/opt/swift/usr/bin"
 log=${1:-Tests/Fixtures/gpsd-logs/20100411_Geko_Regensburg.log}
-swift build -c release --product waymark >&2
-waymark=$(swift build -c release --show-bin-path)/waymark
+waymark=$(scripts/build-release.sh)
 
 work=$(mktemp -d)
 out=${WAYMARK_DRIVE_DIR:-/tmp/waymark-drive}

@@ -3,7 +3,7 @@
 # geographiclib that the geodesy tests take as their oracle.
 # Idempotent; uses sudo when not root. Swift itself is expected on PATH (or in /opt/swift/usr/bin).
 set -euo pipefail
-packages=(libgps-dev gpsd gpsd-clients python3-gps socat time libsqlite3-dev sqlite3 libxml2-utils)
+packages=(libgps-dev gpsd gpsd-clients python3-gps socat time libsqlite3-dev sqlite3 libxml2-utils binutils)
 missing=()
 for package in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")

@@ -14,8 +14,8 @@ cd "$(dirname "$0")/.."
 loops=${1:-20}
 export PATH="$PATH:/opt/swift/usr/bin"
 command -v strace >/dev/null || { echo "strace is missing: apt-get install -y strace" >&2; exit 1; }
-swift build -c release --product waymark >&2
-waymark=$(swift build -c release --show-bin-path)/waymark
+# WAYMARK=PATH measures another build (an earlier commit's) with the same script.
+waymark=${WAYMARK:-$(scripts/build-release.sh)}
 work=$(mktemp -d /var/tmp/waymark-wear.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 

@@ -19,11 +19,19 @@ public enum WaymarkBinary {
         return directory.appendingPathComponent("waymark").path
     }
 
-    /// Runs `waymark` with `arguments` and waits, at most `timeout` seconds.
-    public static func run(_ arguments: [String], timeout: Double = 60) throws -> Result {
+    /// Runs `waymark` (or another `executable`) with `arguments` and waits, at most `timeout` seconds.
+    ///
+    /// - Parameter environment: the whole environment of the process; nil for this process's.
+    public static func run(
+        _ arguments: [String],
+        executable: String = path,
+        environment: [String: String]? = nil,
+        timeout: Double = 60
+    ) throws -> Result {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
+        process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
+        if let environment { process.environment = environment }
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let outURL = directory.appendingPathComponent("stdout")
@@ -39,7 +47,7 @@ public enum WaymarkBinary {
         if !process.isRunning { process.waitUntilExit() }
         if process.isRunning {
             process.stop()
-            throw TestServerError("waymark \(arguments.joined(separator: " ")) ran longer than \(timeout) s")
+            throw TestServerError("\(executable) \(arguments.joined(separator: " ")) ran longer than \(timeout) s")
         }
         return Result(
             status: process.terminationStatus,

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Builds waymark for the board: a release build with the Swift runtime linked in (--static-swift-stdlib),
+# stripped, so that it needs only Debian's system libraries (libc, libgps, libsqlite3) and no Swift
+# toolchain. Prints the stripped binary's path on stdout, its size and NEEDED libraries on stderr.
+#   scripts/build-release.sh            -> .build-release/waymark
+# One build folder of its own (.build-release), so it never waits on a debug build or `swift test`.
+# Everything that runs the release binary (the quick start, the tests, the benchmarks' scripts) takes it
+# from here.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export PATH="$PATH:/opt/swift/usr/bin"
+command -v swift >/dev/null || {
+    echo "swift is not installed: see README.md, \"Installing Swift on Debian 12\"" >&2
+    exit 1
+}
+scratch=.build-release
+# No $ORIGIN run path: on the board the binary is /usr/bin/waymark and loads libraries from the system's
+# folders only.
+flags=(-c release --static-swift-stdlib --disable-local-rpath --scratch-path "$scratch")
+swift build "${flags[@]}" --product waymark >&2
+built=$(swift build "${flags[@]}" --show-bin-path)/waymark
+strip -o "$scratch/waymark.tmp" "$built"
+mv "$scratch/waymark.tmp" "$scratch/waymark"
+size=$(stat -c %s "$scratch/waymark")
+echo "waymark: $scratch/waymark, $size bytes stripped ($(( (size + 524288) / 1048576 )) MB)" >&2
+echo "NEEDED: $(readelf -d "$scratch/waymark" | sed -n 's/.*Shared library: \[\(.*\)\]/\1/p' | tr '\n' ' ')" >&2
+echo "$scratch/waymark"
