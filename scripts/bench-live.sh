@@ -20,8 +20,8 @@
 # between copies and starts a new time base for each.
 #
 # Each round has two phases:
-#   active  the whole-log recipe of DESIGN section 6 (socat serves the feed, gpsd reads it when a client
-#           watches); the feed starts 2 s after gpsd opens it, so both clients are watching before the
+#   active  the tests' whole-log recipe (Tests/WaymarkTestSupport/GPSDTestServer.swift: socat serves
+#           the feed, gpsd reads it when a client watches); the feed starts 2 s after gpsd opens it, so both clients are watching before the
 #           first sentence. The round ends when gpspipe has seen `"activated":0` (the `# EOF` appended to
 #           the feed) and waymark has emitted `no_device`; then both get SIGINT.
 #   idle    the same two clients on a gpsd whose receiver is connected but silent, for the active

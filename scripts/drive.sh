@@ -33,8 +33,8 @@ if [ "${REALTIME:-0}" = 1 ]; then
     gpsfake -q -c 2 -P "$gpsd_port" "$log" >/dev/null 2>&1 &
     gpsd_pid=$!
 else
-    # The whole-log recipe (DESIGN section 6): socat serves the log, gpsd reads it when a client watches,
-    # and "# EOF" makes gpsd report the receiver gone at the end.
+    # The tests' whole-log recipe (Tests/WaymarkTestSupport/GPSDTestServer.swift): socat serves the log,
+    # gpsd reads it when a client watches, and "# EOF" makes gpsd report the receiver gone at the end.
     feed_port=$(free_port)
     { cat "$log"; printf '\n# EOF\n'; } > "$work/feed.log"
     socat -u "OPEN:$work/feed.log" "TCP-LISTEN:$feed_port,bind=127.0.0.1,reuseaddr" &

@@ -52,8 +52,10 @@ public final class Statement {
     public func step() throws(SQLiteError) -> Bool {
         let code = sqlite3_step(handle)
         if code == SQLITE_ROW { return true }
+        // The message first: the reset that releases the statement's locks may replace it.
+        let failure = code == SQLITE_DONE ? nil : error(code)
         reset()
-        guard code == SQLITE_DONE else { throw error(code) }
+        if let failure { throw failure }
         return false
     }
 
