@@ -14,6 +14,8 @@ public enum Agent {
     /// Runs the live agent against gpsd until SIGTERM or SIGINT, or for `duration` when given;
     /// returns the final counters. Never throws for gpsd trouble: that becomes events and retries.
     ///
+    /// - Throws: ``AgentLock/Held`` at once when another process writes the spool of `[agent] state_dir`.
+    ///
     /// - Parameter reloading: where SIGHUP reads the configuration again from; nil leaves SIGHUP alone.
     public static func run(
         configuration: Configuration,
@@ -23,6 +25,8 @@ public enum Agent {
         logger: Logger
     ) async throws -> Counters {
         ignoreBrokenPipes()
+        let lock = try AgentLock.acquire(stateDirectory: configuration.agent.stateDirectory)
+        defer { withExtendedLifetime(lock) {} }
         let connection = GPSDConnection(GPSDConnection.Configuration(configuration.gpsd))
         let service = LocationService(
             batches: connection.batches(),
@@ -89,6 +93,7 @@ public enum Agent {
     ///
     /// - Parameter spooling: whether the events go to the spool in `[agent] state_dir` and its sinks, as a
     ///   live run's do (commits follow the process's clock, not the recording's).
+    /// - Throws: ``AgentLock/Held`` at once when spooling and another process writes that spool.
     public static func replay(
         _ source: any ReplaySource,
         configuration: Configuration = .init(),
@@ -98,6 +103,8 @@ public enum Agent {
         logger: Logger
     ) async throws -> Counters {
         ignoreBrokenPipes()
+        let lock = spooling ? try AgentLock.acquire(stateDirectory: configuration.agent.stateDirectory) : nil
+        defer { withExtendedLifetime(lock) {} }
         let (storage, reports) = spooling ? Storage.open(configuration, logger: logger) : (nil, [])
         var core = AgentCore(configuration: configuration, storage: storage, sink: sink, logger: logger)
         var started = false

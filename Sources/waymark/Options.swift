@@ -35,6 +35,21 @@ struct CommonOptions: ParsableArguments {
 
 extension Logger.Level: @retroactive ExpressibleByArgument {}
 
+/// The exit status of a command refused because another process writes the same spool: 75, `EX_TEMPFAIL` of
+/// sysexits(3), the resource is busy and the command can be run again once the other has stopped.
+let spoolBusyStatus: Int32 = 75
+
+/// Runs `body`; when another process writes the spool (``AgentLock/Held``), says so in one line and exits
+/// with ``spoolBusyStatus``.
+func refusingASecondWriter<T>(_ body: () async throws -> T) async throws -> T {
+    do {
+        return try await body()
+    } catch let held as AgentLock.Held {
+        printError("waymark: \(held)")
+        throw ExitCode(spoolBusyStatus)
+    }
+}
+
 func printError(_ line: String) {
     var standardError = StandardError()
     print(line, to: &standardError)

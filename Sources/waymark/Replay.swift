@@ -54,14 +54,16 @@ extension Waymark {
             let logger = options.makeLogger(label: "waymark.replay")
             let source = try openRecording()
             let sink: any EventSink = print ? JSONLinesWriter(flushThreshold: 1 << 16) : DiscardingSink()
-            let counters = try await Agent.replay(
-                source,
-                configuration: configuration,
-                speed: speed,
-                spooling: spool,
-                sink: sink,
-                logger: logger
-            )
+            let counters = try await refusingASecondWriter {
+                try await Agent.replay(
+                    source,
+                    configuration: configuration,
+                    speed: speed,
+                    spooling: spool,
+                    sink: sink,
+                    logger: logger
+                )
+            }
             printError("replay \(file): \(counters.summary)")
             if spool, let io = ProcessIO.current() {
                 // What the spool and the sinks cost the disk, for measuring wear (scripts/measure-spool-wear.sh).

@@ -42,13 +42,15 @@ extension Waymark {
             let logger = options.makeLogger(label: "waymark")
             let sink: any EventSink =
                 print ? JSONLinesWriter(flushThreshold: 1 << 16) : DiscardingSink()
-            _ = try await Agent.run(
-                configuration: configuration,
-                reloading: source,
-                sink: sink,
-                duration: limit,
-                logger: logger
-            )
+            _ = try await refusingASecondWriter {
+                try await Agent.run(
+                    configuration: configuration,
+                    reloading: source,
+                    sink: sink,
+                    duration: limit,
+                    logger: logger
+                )
+            }
         }
     }
 }
