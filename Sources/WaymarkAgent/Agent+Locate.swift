@@ -6,8 +6,8 @@ extension Agent {
     /// connection until it ends, waking at the search's deadline when gpsd sends nothing.
     ///
     /// Returns within milliseconds when gpsd cannot be reached at the first attempt, and otherwise no later
-    /// than the search's timeout (plus the time to hand the last update over). The connection's thread is
-    /// told to stop when this returns.
+    /// than the search's timeout (plus the time to hand the last update over), or at SIGTERM or SIGINT, with
+    /// the best fix so far. The connection's thread is told to stop when this returns.
     /// - Parameters:
     ///   - search: the rules of the search.
     ///   - gpsd: where gpsd listens, the receiver to watch, and the reconnect delays for a connection lost
@@ -22,7 +22,21 @@ extension Agent {
         let connection = GPSDConnection(GPSDConnection.Configuration(gpsd))
         var state = LocateSearch(search, start: SystemClocks.monotonic())
         let (inputs, input) = AsyncStream.makeStream(of: LocateInput.self)
-        return await withTaskGroup(of: Void.self) { tasks in
+        let stop = await StopSignals { input.yield(.stop) }
+        let outcome = await searchLoop(&state, inputs, input, connection, progress)
+        withExtendedLifetime(stop) {}
+        return outcome
+    }
+
+    /// The search's loop over its inputs.
+    private static func searchLoop(
+        _ state: inout LocateSearch,
+        _ inputs: AsyncStream<LocateInput>,
+        _ input: AsyncStream<LocateInput>.Continuation,
+        _ connection: GPSDConnection,
+        _ progress: (LocateProgress) -> Void
+    ) async -> LocateOutcome {
+        await withTaskGroup(of: Void.self) { tasks in
             tasks.addTask {
                 for await batch in connection.batches() { input.yield(.updates(batch)) }
             }
@@ -54,6 +68,8 @@ extension Agent {
                 case .alarm:
                     rang = true
                     state.tick(at: SystemClocks.monotonic(), wallClock: SystemClocks.wall())
+                case .stop:
+                    state.stop(at: SystemClocks.monotonic(), wallClock: SystemClocks.wall())
                 }
                 if let outcome = state.outcome { return outcome }
             }
@@ -62,8 +78,9 @@ extension Agent {
     }
 }
 
-/// What wakes a search: updates from gpsd, or its deadline.
+/// What wakes a search: updates from gpsd, its deadline, or a stop (SIGTERM, SIGINT).
 private enum LocateInput: Sendable {
     case updates([SourceUpdate])
     case alarm
+    case stop
 }

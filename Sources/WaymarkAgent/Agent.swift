@@ -69,7 +69,8 @@ public enum Agent {
             }
             if let duration {
                 tasks.addTask {
-                    try await Task.sleep(for: duration)
+                    // Cancelled when a signal ended the group first: that stop is as graceful as this one.
+                    guard (try? await Task.sleep(for: duration)) != nil else { return false }
                     await group.triggerGracefulShutdown()
                     return false
                 }
@@ -94,6 +95,9 @@ public enum Agent {
     /// - Parameter spooling: whether the events go to the spool in `[agent] state_dir` and its sinks, as a
     ///   live run's do (commits follow the process's clock, not the recording's).
     /// - Throws: ``AgentLock/Held`` at once when spooling and another process writes that spool.
+    ///
+    /// SIGTERM and SIGINT end the replay where it is, as the end of the recording would: the trip in progress
+    /// ends, the spool commits, the counters are returned.
     public static func replay(
         _ source: any ReplaySource,
         configuration: Configuration = .init(),
@@ -119,7 +123,8 @@ public enum Agent {
         }
         var previous: SourceUpdate?
         var unwatched = 0
-        while let update = source.next() {
+        let stop = await StopSignals()
+        while !stop.isRequested, let update = source.next() {
             if !started {
                 started = true
                 core.start(reports: reports, at: update.wallClock, now: update.monotonic)
@@ -127,7 +132,7 @@ public enum Agent {
             if let loaded = regions.take() { core.monitor(loaded, at: update.wallClock, now: update.monotonic) }
             if let speed, let previous, update.monotonic > previous.monotonic {
                 sink.flush()
-                try await Task.sleep(for: (update.monotonic - previous.monotonic) / speed)
+                await stop.sleep(for: (update.monotonic - previous.monotonic) / speed)
             }
             if let previous { advance(&core, from: previous, to: update.monotonic) }
             previous = update

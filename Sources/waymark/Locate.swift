@@ -101,7 +101,8 @@ extension Waymark {
             outcome.encode(into: &line)
             _ = line.withUnsafeBytes { FileDescriptorOutput.writeAll($0, to: 1) }
             switch outcome.failure?.code {
-            case nil: return
+            // Stopped by SIGTERM or SIGINT before a fix: a graceful stop, which the output says.
+            case nil, .interrupted?: return
             case .gpsdUnavailable?: throw ExitCode(2)
             case .timeout?: throw ExitCode(3)
             case .noDevice?: throw ExitCode(4)

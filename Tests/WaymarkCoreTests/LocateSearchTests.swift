@@ -28,6 +28,8 @@ import WaymarkCore
         case position(at: Double, latitude: Double, longitude: Double)
         case event(at: Double, SourceEvent)
         case tick(at: Double)
+        /// SIGTERM or SIGINT: the search is stopped.
+        case stop(at: Double)
     }
 
     static func instant(_ seconds: Double) -> MonotonicInstant { start + milliseconds(seconds) }
@@ -85,6 +87,8 @@ import WaymarkCore
                 progress += search.handle(update(event, at: at, clock: clock))
             case .tick(let at):
                 search.tick(at: instant(at), wallClock: wallStart.advanced(by: milliseconds(at) + clock.offset))
+            case .stop(let at):
+                search.stop(at: instant(at), wallClock: wallStart.advanced(by: milliseconds(at) + clock.offset))
             }
         }
         return (search, progress)
@@ -133,6 +137,20 @@ import WaymarkCore
     static let fiveMetres = LocateSearch.Configuration(desiredAccuracy: .meters(5))
 
     static let scenarios: [Scenario] = [
+        Scenario(
+            testDescription: "a stop ends the search with the best fix so far",
+            configuration: fiveMetres,
+            steps: [connected, active, .fix(at: 1, accuracy: 50), .fix(at: 2, accuracy: 30, north: 5), .stop(at: 4)],
+            expected: .found(.interrupted, accuracy: 30, meets: false, at: 4),
+            fixesSeen: 2
+        ),
+        Scenario(
+            testDescription: "a stop before any usable fix ends the search with the error interrupted",
+            steps: [connected, active, .fix(at: 1, accuracy: 50, mode: .noFix), .stop(at: 3)],
+            expected: .failed("interrupted", at: 3),
+            fixesSeen: 0,
+            fixesIgnored: 1
+        ),
         Scenario(
             testDescription: "a fix that meets the accuracy ends the search at once",
             steps: [connected, active, .fix(at: 1, accuracy: 120), .fix(at: 2, accuracy: 100)],

@@ -2,7 +2,7 @@
 public struct LocateOutcome: Hashable, Sendable {
     public enum Result: Hashable, Sendable {
         case found(Found)
-        /// No location: `timeout`, `gpsd_unavailable` or `no_device`.
+        /// No location: `timeout`, `gpsd_unavailable`, `no_device` or `interrupted`.
         case failed(ErrorReport)
     }
 
@@ -16,6 +16,8 @@ public struct LocateOutcome: Hashable, Sendable {
         case forceDone = "force_done"
         /// The timeout passed; the location is the best fix found.
         case timeout
+        /// The search was stopped (SIGTERM or SIGINT) before it ended; the location is the best fix found.
+        case interrupted
     }
 
     /// The location a search ended with.
@@ -92,6 +94,9 @@ extension LocateOutcome: CustomStringConvertible {
                 return "\(place): readings stopped improving \(after) (force done); \(verdict)"
             case .timeout:
                 return "\(place): the best fix when the search timed out \(after); does not meet the desired accuracy"
+            case .interrupted:
+                let verdict = found.meetsAccuracy ? "meets" : "does not meet"
+                return "\(place): the best fix when the search was stopped \(after); \(verdict) the desired accuracy"
             }
         case .failed(let report):
             return "\(report.code): \(report.message)"
@@ -103,4 +108,7 @@ extension ErrorCode {
     /// `waymark locate` found no usable fix before its timeout (Core Location's `requestLocation` failing
     /// with `CLError.locationUnknown`).
     public static let timeout = ErrorCode("timeout")
+
+    /// `waymark locate` was stopped (SIGTERM or SIGINT) before it had a usable fix.
+    public static let interrupted = ErrorCode("interrupted")
 }

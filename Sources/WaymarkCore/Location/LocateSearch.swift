@@ -168,6 +168,17 @@ public struct LocateSearch: Sendable {
         expire(at: now, wallClock: wallClock)
     }
 
+    /// Ends the search now, as `stopUpdatingLocation` does: with the best fix so far (stop reason
+    /// `interrupted`), or with the error `interrupted` when there is none.
+    public mutating func stop(at now: MonotonicInstant, wallClock: Timestamp) {
+        precondition(outcome == nil, "the search has ended")
+        if best != nil {
+            finish(.interrupted, at: now, wallClock: wallClock)
+        } else {
+            fail(.interrupted, "stopped before any usable fix (SIGTERM or SIGINT)", at: now, wallClock: wallClock)
+        }
+    }
+
     private mutating func consider(_ location: Location, _ update: SourceUpdate) -> [LocateProgress] {
         let now = update.monotonic
         if let reason = Self.problem(with: location) ?? judgeFreshness(location, update) {
