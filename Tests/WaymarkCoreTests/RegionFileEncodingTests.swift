@@ -112,8 +112,8 @@ struct RegionFileEncodingTests {
         "", "\"", "\\", "\u{0}\u{1F}\t\r\n", "\u{E9}", "\u{1F69A} Lkw", "\u{65E5}\u{672C}", "a/b", "\u{7F}\u{2028}",
     ]
     static let awkwardNumbers: [Double] = [
-        0, -0.0, 1e-7, 5e-324, 2.2250738585072014e-308, 0.1, 0.30000000000000004, 89.99999999999999,
-        -179.99999999999997, 180, -90, 1.5e-300,
+        0, -0.0, 1e-7, Double.leastNonzeroMagnitude, 2.2250738585072014e-308, 0.1, 0.30000000000000004,
+        89.99999999999999, -179.99999999999997, 180, -90, 1.5e-300,
     ]
 
     static func randomRegion(number: Int, using random: inout SplitMix64) -> Region {

@@ -36,8 +36,8 @@ public enum WaymarkBinary {
         defer { try? FileManager.default.removeItem(at: directory) }
         let outURL = directory.appendingPathComponent("stdout")
         let errURL = directory.appendingPathComponent("stderr")
-        FileManager.default.createFile(atPath: outURL.path, contents: nil)
-        FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
         process.standardOutput = try FileHandle(forWritingTo: outURL)
         process.standardError = try FileHandle(forWritingTo: errURL)
         process.standardInput = FileHandle.nullDevice
@@ -75,8 +75,8 @@ extension WaymarkBinary {
 
         init(_ arguments: [String]) throws {
             directory = try Fixtures.temporaryDirectory()
-            FileManager.default.createFile(atPath: directory.appendingPathComponent("stdout").path, contents: nil)
-            FileManager.default.createFile(atPath: directory.appendingPathComponent("stderr").path, contents: nil)
+            _ = FileManager.default.createFile(atPath: directory.appendingPathComponent("stdout").path, contents: nil)
+            _ = FileManager.default.createFile(atPath: directory.appendingPathComponent("stderr").path, contents: nil)
             process.executableURL = URL(fileURLWithPath: WaymarkBinary.path)
             process.arguments = arguments
             process.standardOutput = try FileHandle(forWritingTo: directory.appendingPathComponent("stdout"))
