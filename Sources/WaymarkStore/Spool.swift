@@ -1,8 +1,8 @@
 import Synchronization
 import WaymarkCore
 
-/// The durable spool (DESIGN section 5): every event by `seq`, the sinks' cursors, and the state the agent
-/// keeps across restarts, in one SQLite database in WAL mode.
+/// The durable spool (docs/architecture.md, "Durability"): every event by `seq`, the sinks' cursors, and the
+/// state the agent keeps across restarts, in one SQLite database in WAL mode.
 ///
 /// An event is committed when the transaction of ``commit(_:)`` that holds it commits; `synchronous = FULL`
 /// makes that survive a power cut, not only a crash. The spool never keeps more than its `maxBytes` of

@@ -64,7 +64,11 @@ extension Waymark {
                     logger: logger
                 )
             }
-            printError("replay \(file): \(counters.summary)")
+            var summary = counters
+            if let capture = source as? CaptureReplay, capture.nmeaSentences > 0 {
+                summary.count("nmea", by: capture.nmeaSentences)
+            }
+            printError("replay \(file): \(summary.summary)")
             if spool, let io = ProcessIO.current() {
                 // What the spool and the sinks cost the disk, for measuring wear (scripts/measure-spool-wear.sh).
                 printError("replay \(file): disk write_bytes=\(io.writeBytes) syscw=\(io.writeCalls)")

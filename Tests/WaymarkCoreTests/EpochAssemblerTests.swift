@@ -435,7 +435,7 @@ import WaymarkCore
 
     /// At 4800 baud a receiver's GGA and RMC for one epoch can arrive more than the quiet period apart: the
     /// epoch was already emitted, and the late report of the same GPS time must not make a second location
-    /// (DESIGN section 3: repeated epochs are resolved by GPS time).
+    /// (docs/architecture.md, "Clocks": repeated epochs are resolved by GPS time).
     @Test("a late report of an epoch already emitted is a duplicate, not a second location")
     func lateReportOfAnEmittedEpochIsADuplicate() {
         let outputs = Self.run([.add(Self.gga(Self.t0), at: 0), .add(Self.rmc(Self.t0), at: 700), .finish])

@@ -3,9 +3,9 @@ import WaymarkCore
 import WaymarkGPSD
 import WaymarkTestSupport
 
-/// DESIGN section 3 on a real drive: a wrong system clock drops no fix as stale. gpsd 3.22 reports the 2010
-/// Regensburg drive in 2029 (its 1024-week correction); the board's clock is moved 3 years either side of
-/// that, synchronized or not.
+/// The clocks (docs/architecture.md, "Clocks") on a real drive: a wrong system clock drops no fix as stale.
+/// gpsd 3.22 reports the 2010 Regensburg drive in 2029 (its 1024-week correction); the board's clock is moved
+/// 3 years either side of that, synchronized or not.
 @Suite("A wrong system clock drops no fix")
 struct ClockTests {
     static let drive = "20100411_Geko_Regensburg.log"

@@ -1,7 +1,7 @@
 import Foundation
 import Synchronization
 
-/// A real gpsd from Debian's packages, replaying one capture (DESIGN section 6, whole-log recipe):
+/// A real gpsd from Debian's packages, replaying one capture (the whole-log recipe):
 /// `socat` serves the log on a loopback port, gpsd reads it as a `tcp://` device when the first client
 /// watches, and `# EOF` at the end makes gpsd report the device deactivated.
 public final class GPSDTestServer: @unchecked Sendable {

@@ -2,8 +2,8 @@ import Foundation
 import Testing
 import WaymarkTestSupport
 
-/// Issue 7's durability contract (DESIGN section 5) with the real parts: `waymark run` with its spool and
-/// file sink against a real gpsd reading a paced drive, killed and restarted; the spool's files damaged
+/// Issue 7's durability contract (docs/architecture.md, "Durability") with the real parts: `waymark run` with
+/// its spool and file sink against a real gpsd reading a paced drive, killed and restarted; the spool's files damaged
 /// between runs.
 @Suite("Durable spool and fleet-review logs", .serialized)
 struct DurabilityTests {

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import WaymarkTestSupport
 
-/// `waymark locate` through the built binary against a real gpsd (DESIGN section 6).
+/// `waymark locate` through the built binary against a real gpsd.
 @Suite("waymark locate")
 struct LocateCommandTests {
     /// Runs `waymark locate ARGUMENTS`; returns the result, its one JSON object and how long it took.

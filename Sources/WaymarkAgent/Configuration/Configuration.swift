@@ -1,6 +1,6 @@
 import WaymarkCore
 
-/// The agent's settings, as read from its TOML file (DESIGN section 9); every setting has a default.
+/// The agent's settings, as read from its TOML file (README, "Configuration"); every setting has a default.
 ///
 /// `config/waymark.toml` documents every key with its default and unit.
 public struct Configuration: Sendable, Equatable {

@@ -1,4 +1,4 @@
-/// `[spool]`: the durable spool in the state directory (DESIGN section 5).
+/// `[spool]`: the durable spool in the state directory (docs/architecture.md, "Durability").
 public struct SpoolSettings: Sendable, Equatable {
     /// How often the spool commits what arrived since its last commit; `pause`, `region` and `trip` events
     /// commit at once. Zero commits every event alone (the most durable, and the most wear).
@@ -12,7 +12,8 @@ public struct SpoolSettings: Sendable, Equatable {
     }
 }
 
-/// `[sinks.file]`: the fleet-review logs in the log directory (DESIGN section 10).
+/// `[sinks.file]`: the fleet-review logs in the log directory (README, "The spool, deferred batches and the
+/// fleet-review logs").
 public struct FileSinkSettings: Sendable, Equatable {
     public var enabled: Bool
     /// Files older than this many days are removed; 0 keeps them.

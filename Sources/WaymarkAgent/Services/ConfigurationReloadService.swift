@@ -3,7 +3,7 @@ import ServiceLifecycle
 import UnixSignals
 import WaymarkGPSD
 
-/// Reloads the configuration file on SIGHUP (DESIGN section 9): a valid file is applied, an invalid one
+/// Reloads the configuration file on SIGHUP (README, "Configuration"): a valid file is applied, an invalid one
 /// is rejected with one log line per problem and the running settings are kept.
 struct ConfigurationReloadService: Service {
     private let source: ConfigurationSource

@@ -1,5 +1,5 @@
 /// One output event: the single schema behind stdout, the log files, the spool and the sinks
-/// (DESIGN section 4).
+/// (README, "Events").
 public struct Event: Hashable, Sendable {
     /// Per-device sequence number, assigned when the event is emitted (0 until then).
     public var seq: UInt64
@@ -127,7 +127,7 @@ public struct RegionStateReport: Hashable, Sendable {
     }
 }
 
-/// The machine-readable code of an `error` event (DESIGN section 1). Codes are open: later parts add theirs.
+/// The machine-readable code of an `error` event (README, "Events"). Codes are open: later parts add theirs.
 public struct ErrorCode: Hashable, Sendable, CustomStringConvertible {
     public let rawValue: String
 

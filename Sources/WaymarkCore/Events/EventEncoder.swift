@@ -1,4 +1,4 @@
-/// Writes events as JSON Lines (DESIGN section 4): one object per line, snake_case keys, absent fields left
+/// Writes events as JSON Lines (README, "Events"): one object per line, snake_case keys, absent fields left
 /// out (never `null` or `NaN`).
 ///
 /// Hand-written rather than `JSONEncoder`: replay encodes hundreds of thousands of events per second, and

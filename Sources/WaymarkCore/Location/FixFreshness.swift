@@ -1,4 +1,4 @@
-/// Decides whether a fix is fresh, without trusting the system clock (DESIGN section 3).
+/// Decides whether a fix is fresh, without trusting the system clock (docs/architecture.md, "Clocks").
 ///
 /// A fix's *delay* is its arrival on the monotonic clock minus its GPS time. Live fixes arrive with the
 /// same small delay whatever either clock says, so the smallest delay seen is the reference, and a fix is

@@ -1,4 +1,4 @@
-/// `[location]`: which fixes become `location` events (DESIGN section 1; Core Location's standard and
+/// `[location]`: which fixes become `location` events (README, "Events"; Core Location's standard and
 /// significant-change services, and the triggers of fleet trackers).
 ///
 /// In the standard mode a fix that passes the checks (fresh, in order, accurate enough) is delivered when a

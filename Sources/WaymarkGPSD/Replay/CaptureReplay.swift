@@ -15,6 +15,9 @@ public final class CaptureReplay: ReplaySource {
     private var finished = false
     /// Lines read so far.
     public private(set) var lineCount = 0
+    /// NMEA sentences gpsd echoed into the capture (`$…`, `!…`): counted, not replayed (gpsd's JSON beside
+    /// them carries what they said).
+    public private(set) var nmeaSentences = 0
 
     public init(bytes: [UInt8], decoder: CaptureDecoder = .builtin) {
         self.bytes = bytes
@@ -48,6 +51,10 @@ public final class CaptureReplay: ReplaySource {
             while lineEnd > offset, all[lineEnd - 1] == UInt8(ascii: "\r") { lineEnd -= 1 }
             let line = UnsafeBufferPointer(rebasing: all[offset..<lineEnd])
             offset = end + 1
+            if let first = line.first, first == UInt8(ascii: "$") || first == UInt8(ascii: "!") {
+                nmeaSentences += 1
+                return .echo
+            }
             if decoder == .builtin, let message = BuiltinDecoder.decode(line) { return message }
             return data.unpack(line: line)
         }

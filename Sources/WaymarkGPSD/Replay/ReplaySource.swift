@@ -21,12 +21,44 @@ public enum Replay {
             throw ReplayError("\(path): \(error.message)")
         }
         let firstByte = bytes.first { ![0x20, 0x09, 0x0D, 0x0A, 0xEF, 0xBB, 0xBF].contains($0) }
-        guard firstByte == UInt8(ascii: "<") else { return CaptureReplay(bytes: bytes, decoder: decoder) }
+        guard firstByte == UInt8(ascii: "<") else {
+            try refuseUnlessCapture(bytes, path)
+            return CaptureReplay(bytes: bytes, decoder: decoder)
+        }
         do {
             return GPXReplay(try GPXFile.parse(bytes, fileName: path))
         } catch {
             throw ReplayError(error.description)
         }
+    }
+}
+
+extension Replay {
+    /// A file with no line of gpsd JSON would replay to nothing: a raw receiver log, or no recording at all,
+    /// is refused with what it is and how to replay it.
+    static func refuseUnlessCapture(_ bytes: [UInt8], _ path: String) throws(ReplayError) {
+        var sentences = 0
+        var atLineStart = true
+        for byte in bytes {
+            if atLineStart {
+                // Indentation and a byte order mark come before a line's first character.
+                if [0x20, 0x09, 0x0D, 0xEF, 0xBB, 0xBF].contains(byte) { continue }
+                if byte == UInt8(ascii: "{") { return }
+                if byte == UInt8(ascii: "$") || byte == UInt8(ascii: "!") { sentences += 1 }
+            }
+            atLineStart = byte == UInt8(ascii: "\n")
+        }
+        guard sentences == 0 else {
+            throw ReplayError(
+                "\(path) is a raw receiver log (\(sentences) NMEA sentences), not a gpsd JSON capture: replay it "
+                    + "through gpsd (scripts/drive.sh \(path) serves it to a gpsd and runs the agent on it), or "
+                    + "record gpsd's JSON with `gpspipe -w > drive.json` and replay that"
+            )
+        }
+        throw ReplayError(
+            "\(path) is neither a gpsd JSON capture (`gpspipe -w`: one JSON object a line) nor a GPX file: "
+                + "no line of it starts with {"
+        )
     }
 }
 

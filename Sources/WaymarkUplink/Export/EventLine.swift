@@ -1,6 +1,6 @@
 import WaymarkCore
 
-/// One event line of the JSON Lines output (DESIGN section 4), decoded into its top-level members.
+/// One event line of the JSON Lines output (README, "Events"), decoded into its top-level members.
 ///
 /// `type`, `seq` and `time` are checked and typed; the other members are kept as they are, numbers as
 /// `Double`, for ``number(_:)``, ``string(_:)`` and ``boolean(_:)``. Nested arrays and objects (a trip's
@@ -33,7 +33,7 @@ public struct EventLine: Hashable, Sendable {
     /// Decodes one line, without its line break.
     ///
     /// - Throws: ``EventLineError`` when the line is not a JSON object, or `type`, `seq` or `time` is missing or
-    ///   not what DESIGN section 4 says: its ``EventLineError/column`` points at the problem.
+    ///   not what README, "Events" says: its ``EventLineError/column`` points at the problem.
     public init(_ bytes: some Collection<UInt8>) throws(EventLineError) {
         var reader: JSONReader
         do {

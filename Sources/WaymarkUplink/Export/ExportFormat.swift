@@ -2,7 +2,7 @@ import WaymarkCore
 
 /// A file format an export of event lines is written in.
 public enum ExportFormat: String, CaseIterable, Hashable, Sendable {
-    /// The event lines as they are: JSON Lines (DESIGN section 4).
+    /// The event lines as they are: JSON Lines (README, "Events").
     case jsonl
     /// One GPX 1.1 track of the `location` events (see ``GPXWriter``).
     case gpx

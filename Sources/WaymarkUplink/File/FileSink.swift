@@ -1,7 +1,7 @@
 import WaymarkCore
 import WaymarkStore
 
-/// The fleet-review logs (DESIGN section 10) under the log directory:
+/// The fleet-review logs (README, "The spool, deferred batches and the fleet-review logs") under the log directory:
 /// - `events/YYYY-MM-DD.jsonl`: every event, one JSON line each, in the file of its UTC date;
 /// - `trips/<start>.gpx`: one GPX 1.1 track per trip, split into segments where the fix was lost;
 /// - `trips.jsonl`: the `trip` event of every trip.
