@@ -50,14 +50,15 @@ extension Replay {
         }
         guard sentences == 0 else {
             throw ReplayError(
-                "\(path) is a raw receiver log (\(sentences) NMEA sentences), not a gpsd JSON capture: replay it "
-                    + "through gpsd (scripts/drive.sh \(path) serves it to a gpsd and runs the agent on it), or "
-                    + "record gpsd's JSON with `gpspipe -w > drive.json` and replay that"
+                "\(path) is a raw receiver log (\(sentences) NMEA sentences), not a gpsd JSON capture: feed it to a "
+                    + "gpsd (`gpsfake \(path)`, or scripts/drive.sh \(path) in Waymark's repository) and run the agent "
+                    + "on that gpsd, or record gpsd's JSON with `gpspipe -w > drive.json` and replay that"
             )
         }
         throw ReplayError(
             "\(path) is neither a gpsd JSON capture (`gpspipe -w`: one JSON object a line) nor a GPX file: "
-                + "no line of it starts with {"
+                + "no line of it starts with {; if it is a receiver's own binary log, feed it to a gpsd "
+                + "(`gpsfake \(path)`) and run the agent on that gpsd"
         )
     }
 }
