@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Installs the Debian packages Waymark builds and tests with (Debian 12: gpsd 3.22), and the PyPI package
-# geographiclib that the geodesy tests take as their oracle.
+# Installs the Debian packages Waymark builds and runs with (Debian 12: gpsd 3.22); with --tests also the
+# PyPI package geographiclib that the geodesy tests take as their oracle (the quick start's drive needs none).
 # Idempotent; uses sudo when not root. Swift itself is expected on PATH (or in /opt/swift/usr/bin).
 set -euo pipefail
 packages=(libgps-dev gpsd gpsd-clients python3-gps socat time libsqlite3-dev sqlite3 libxml2-utils binutils)
@@ -15,15 +15,20 @@ if [ ${#missing[@]} -gt 0 ]; then
     $sudo apt-get update -qq
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
-# The geodesy tests compare with GeographicLib's Python package (PyPI), run by the python3 on PATH. A
-# Debian python3 refuses pip installs (PEP 668) unless told otherwise; a pyenv or venv python3 does not.
-geographiclib="geographiclib==2.1"
-if ! python3 -c 'import geographiclib' 2>/dev/null; then
-    echo "installing: $geographiclib from PyPI for $(command -v python3)" >&2
-    python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore "$geographiclib" 2>/dev/null \
-        || python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore --break-system-packages \
-            $([ "$(id -u)" -eq 0 ] || echo --user) "$geographiclib"
-    python3 -c 'import geographiclib' || { echo "geographiclib is still missing for $(command -v python3)" >&2; exit 1; }
+if [ "${1:-}" = "--tests" ]; then
+    # The geodesy tests compare with GeographicLib's Python package (PyPI), run by the python3 on PATH. A
+    # Debian python3 refuses pip installs (PEP 668) unless told otherwise; a pyenv or venv python3 does not.
+    geographiclib="geographiclib==2.1"
+    if ! python3 -c 'import geographiclib' 2>/dev/null; then
+        echo "installing: $geographiclib from PyPI for $(command -v python3)" >&2
+        python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore "$geographiclib" 2>/dev/null \
+            || python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore --break-system-packages \
+                $([ "$(id -u)" -eq 0 ] || echo --user) "$geographiclib"
+        python3 -c 'import geographiclib' || { echo "geographiclib is still missing for $(command -v python3)" >&2; exit 1; }
+    fi
 fi
 # gpsd's package may start a system gpsd on 2947; the tests use their own ports and never need it.
-command -v swift >/dev/null || { [ -x /opt/swift/usr/bin/swift ] && echo "add /opt/swift/usr/bin to PATH" >&2; }
+if ! command -v swift >/dev/null && [ ! -x /opt/swift/usr/bin/swift ]; then
+    echo "swift is not installed: see README.md, \"Installing Swift on Debian 12\"" >&2
+    exit 1
+fi

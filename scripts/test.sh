@@ -2,7 +2,7 @@
 # Runs the whole test suite: installs what it needs, then `swift test` (real gpsd processes included).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/install-deps.sh
+scripts/install-deps.sh --tests
 export PATH="$PATH:/opt/swift/usr/bin"
 # The static release binary first: the tests check it (StaticBinaryTests) and find it up to date.
 scripts/build-release.sh >/dev/null

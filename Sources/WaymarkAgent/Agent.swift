@@ -14,7 +14,8 @@ public enum Agent {
     /// Runs the live agent against gpsd until SIGTERM or SIGINT, or for `duration` when given;
     /// returns the final counters. Never throws for gpsd trouble: that becomes events and retries.
     ///
-    /// - Throws: ``AgentLock/Held`` at once when another process writes the spool of `[agent] state_dir`.
+    /// - Throws: at once, ``UnusableDirectory`` when `[agent] state_dir` or `log_dir` cannot be created or
+    ///   written, and ``AgentLock/Held`` when another process writes the spool there.
     ///
     /// - Parameter reloading: where SIGHUP reads the configuration again from; nil leaves SIGHUP alone.
     public static func run(
@@ -25,6 +26,7 @@ public enum Agent {
         logger: Logger
     ) async throws -> Counters {
         ignoreBrokenPipes()
+        try UnusableDirectory.check(configuration)
         let lock = try AgentLock.acquire(stateDirectory: configuration.agent.stateDirectory)
         defer { withExtendedLifetime(lock) {} }
         let connection = GPSDConnection(GPSDConnection.Configuration(configuration.gpsd))
@@ -94,7 +96,8 @@ public enum Agent {
     ///
     /// - Parameter spooling: whether the events go to the spool in `[agent] state_dir` and its sinks, as a
     ///   live run's do (commits follow the process's clock, not the recording's).
-    /// - Throws: ``AgentLock/Held`` at once when spooling and another process writes that spool.
+    /// - Throws: at once when spooling, ``UnusableDirectory`` when the state or log directory cannot be used,
+    ///   and ``AgentLock/Held`` when another process writes that spool.
     ///
     /// SIGTERM and SIGINT end the replay where it is, as the end of the recording would: the trip in progress
     /// ends, the spool commits, the counters are returned.
@@ -107,6 +110,7 @@ public enum Agent {
         logger: Logger
     ) async throws -> Counters {
         ignoreBrokenPipes()
+        if spooling { try UnusableDirectory.check(configuration) }
         let lock = spooling ? try AgentLock.acquire(stateDirectory: configuration.agent.stateDirectory) : nil
         defer { withExtendedLifetime(lock) {} }
         let (storage, reports) = spooling ? Storage.open(configuration, logger: logger) : (nil, [])

@@ -7,7 +7,7 @@ struct CommonOptions: ParsableArguments {
     @Option(name: .long, help: "The configuration file (default: \(Agent.defaultConfigurationPath) if present).")
     var config: String?
 
-    @Option(name: .long, help: "Diagnostic log level on stderr: trace, debug, info, notice, warning, error.")
+    @Option(name: .long, help: "Diagnostic log level on stderr.")
     var logLevel: Logger.Level = .info
 
     /// Loads the configuration, or prints every problem on its own line and exits with status 2.
@@ -39,11 +39,14 @@ extension Logger.Level: @retroactive ExpressibleByArgument {}
 /// sysexits(3), the resource is busy and the command can be run again once the other has stopped.
 let spoolBusyStatus: Int32 = 75
 
-/// Runs `body`; when another process writes the spool (``AgentLock/Held``), says so in one line and exits
-/// with ``spoolBusyStatus``.
-func refusingASecondWriter<T>(_ body: () async throws -> T) async throws -> T {
+/// Runs `body`, which refuses to start in one line: with exit status 2 when a directory of `[agent]` cannot be
+/// used (a configuration error), and ``spoolBusyStatus`` when another process writes the spool.
+func refusingAtStart<T>(_ body: () async throws -> T) async throws -> T {
     do {
         return try await body()
+    } catch let unusable as UnusableDirectory {
+        printError("waymark: \(unusable)")
+        throw ExitCode(2)
     } catch let held as AgentLock.Held {
         printError("waymark: \(held)")
         throw ExitCode(spoolBusyStatus)

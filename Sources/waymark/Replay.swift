@@ -21,7 +21,12 @@ extension Waymark {
         @Flag(name: .long, help: "Write every event to stdout as JSON Lines.")
         var print = false
 
-        @Option(name: .long, help: "Replay at N times the recorded speed (default: as fast as possible).")
+        // `.unconditional` so that a negative number reaches validate() and its message, not "missing value".
+        @Option(
+            name: .long,
+            parsing: .unconditional,
+            help: "Replay at N times the recorded speed (default: as fast as possible)."
+        )
         var speed: Double?
 
         @Flag(
@@ -54,7 +59,7 @@ extension Waymark {
             let logger = options.makeLogger(label: "waymark.replay")
             let source = try openRecording()
             let sink: any EventSink = print ? JSONLinesWriter(flushThreshold: 1 << 16) : DiscardingSink()
-            let counters = try await refusingASecondWriter {
+            let counters = try await refusingAtStart {
                 try await Agent.replay(
                     source,
                     configuration: configuration,

@@ -23,26 +23,20 @@ extension Waymark {
         @Option(name: .customLong("for"), help: "Stop gracefully after this long, e.g. 30s, 5m, 2h.")
         var duration: String?
 
+        func validate() throws {
+            _ = try endpoint()
+            _ = try limit()
+        }
+
         func run() async throws {
             var source = ConfigurationSource(path: options.config)
-            if let gpsd {
-                guard let endpoint = GPSDEndpoint(gpsd) else {
-                    throw ValidationError("--gpsd \(gpsd): expected HOST, HOST:PORT or [IPv6]:PORT, port 1 to 65535")
-                }
-                source.gpsd = endpoint
-            }
+            source.gpsd = try endpoint()
             let configuration = try options.load(source)
-            var limit: Duration?
-            if let duration {
-                guard let parsed = Duration(configText: duration), parsed > .zero else {
-                    throw ValidationError("--for \(duration): expected a duration such as 30s, 5m or 2h")
-                }
-                limit = parsed
-            }
+            let limit = try limit()
             let logger = options.makeLogger(label: "waymark")
             let sink: any EventSink =
                 print ? JSONLinesWriter(flushThreshold: 1 << 16) : DiscardingSink()
-            _ = try await refusingASecondWriter {
+            _ = try await refusingAtStart {
                 try await Agent.run(
                     configuration: configuration,
                     reloading: source,
@@ -51,6 +45,22 @@ extension Waymark {
                     logger: logger
                 )
             }
+        }
+
+        private func endpoint() throws -> GPSDEndpoint? {
+            guard let gpsd else { return nil }
+            guard let endpoint = GPSDEndpoint(gpsd) else {
+                throw ValidationError("--gpsd \(gpsd): expected HOST, HOST:PORT or [IPv6]:PORT, port 1 to 65535")
+            }
+            return endpoint
+        }
+
+        private func limit() throws -> Duration? {
+            guard let duration else { return nil }
+            guard let parsed = Duration(configText: duration), parsed > .zero else {
+                throw ValidationError("--for \(duration): expected a duration such as 30s, 5m or 2h")
+            }
+            return parsed
         }
     }
 }

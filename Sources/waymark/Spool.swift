@@ -54,17 +54,23 @@ extension Waymark.Spool {
         @Option(help: "The last seq to export.")
         var to: UInt64?
 
-        @Option(help: "Export events from this time on (ISO 8601, e.g. 2026-11-21T08:00:00Z).")
+        @Option(help: "Export events from this time on (ISO 8601 UTC, e.g. 2026-11-21T08:00:00Z or 2026-11-21).")
         var since: String?
 
         @Option(help: "jsonl, gpx, geojson or csv.")
         var format: String
 
+        func validate() throws {
+            _ = try exportFormat()
+            _ = try since.map(parseTime)
+            if let from, let to, from > to {
+                throw ValidationError("--from \(from) --to \(to): the first seq is after the last; nothing to export")
+            }
+        }
+
         func run() throws {
             let configuration = try options.loadConfiguration()
-            guard let exportFormat = ExportFormat(rawValue: format) else {
-                throw ValidationError("--format \(format): expected jsonl, gpx, geojson or csv")
-            }
+            let exportFormat = try exportFormat()
             let start = try since.map(parseTime)
             do {
                 try Agent.exportSpool(configuration, from: from, through: to, since: start, format: exportFormat) {
@@ -75,13 +81,22 @@ extension Waymark.Spool {
                 throw ExitCode(1)
             }
         }
+
+        private func exportFormat() throws -> ExportFormat {
+            guard let exportFormat = ExportFormat(rawValue: format) else {
+                throw ValidationError("--format \(format): expected jsonl, gpx, geojson or csv")
+            }
+            return exportFormat
+        }
     }
 }
 
-/// `--since` as a time, or a usage error naming it.
+/// `--since` as a time (a date alone is its midnight, UTC), or a usage error naming it.
 func parseTime(_ text: String) throws -> Timestamp {
-    guard let time = Timestamp(iso8601: text) else {
-        throw ValidationError("--since \(text): expected an ISO 8601 UTC time such as 2026-11-21T08:00:00Z")
+    guard let time = Timestamp(iso8601: text) ?? Timestamp(iso8601: text + "T00:00:00Z") else {
+        throw ValidationError(
+            "--since \(text): expected an ISO 8601 UTC time such as 2026-11-21T08:00:00Z, or a date such as 2026-11-21"
+        )
     }
     return time
 }

@@ -19,17 +19,20 @@ extension Waymark.Trips {
             abstract: "Print the trips in the spool, oldest first: one line each, or their trip events as JSON Lines.",
             discussion: """
                 Columns: start and end (UTC), distance in km, duration, stops, and why the trip ended (stationary, \
-                no_fix, shutdown). Each trip's track is log_dir/trips/<start>.gpx when the file sink is enabled.
+                no_fix, shutdown, or interrupted: a power cut or crash, reported at the next start). Each trip's \
+                track is log_dir/trips/<start>.gpx when the file sink is enabled.
                 """
         )
 
         @OptionGroup var options: CommonOptions
 
-        @Option(help: "Only trips that ended at this time or later (ISO 8601, e.g. 2026-11-21T08:00:00Z).")
+        @Option(help: "Only trips that ended at this time or later (ISO 8601 UTC: 2026-11-21T08:00:00Z, 2026-11-21).")
         var since: String?
 
         @Flag(help: "Print the trip events as JSON Lines instead of a table.")
         var json = false
+
+        func validate() throws { _ = try since.map(parseTime) }
 
         func run() throws {
             let configuration = try options.loadConfiguration()

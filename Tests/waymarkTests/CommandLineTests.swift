@@ -137,3 +137,55 @@ struct CommandLineTests {
         #expect(result.stderr.contains("/nonexistent/drive.log"))
     }
 }
+
+/// What a new user typed wrong: each is told what is wrong, with the usage of the command they ran.
+@Suite("Command-line mistakes")
+struct CommandLineMistakeTests {
+    static let mistakes: [(arguments: [String], message: String, usage: String)] = [
+        (["run", "--for", "soon"], "--for soon: expected a duration", "Usage: waymark run "),
+        (["run", "--gpsd", "host:99999"], "--gpsd host:99999: expected HOST", "Usage: waymark run "),
+        (
+            ["trips", "list", "--since", "yesterday"], "--since yesterday: expected an ISO 8601",
+            "Usage: waymark trips list "
+        ),
+        (["spool", "export", "--format", "xml"], "--format xml: expected jsonl", "Usage: waymark spool export "),
+        (
+            ["spool", "export", "--format", "jsonl", "--from", "10", "--to", "5"],
+            "--from 10 --to 5: the first seq is after the last", "Usage: waymark spool export "
+        ),
+        (["replay", "x", "--speed", "-2"], "--speed -2.0: must be a number greater than 0", "Usage: waymark replay "),
+        (["replay", "x", "--speed", "0"], "--speed 0.0: must be a number greater than 0", "Usage: waymark replay "),
+    ]
+
+    @Test("a bad value: exit 64, what is wrong, and that command's usage", arguments: 0..<mistakes.count)
+    func badValue(index: Int) throws {
+        let mistake = Self.mistakes[index]
+        let result = try WaymarkBinary.run(mistake.arguments)
+        #expect(result.status == 64, "\(mistake.arguments): \(result.stderr)")
+        let lines = result.stderr.split(separator: "\n")
+        #expect(lines.first?.hasPrefix("Error: \(mistake.message)") == true, "\(result.stderr)")
+        #expect(lines.dropFirst().first?.hasPrefix(mistake.usage) == true, "\(result.stderr)")
+    }
+
+    @Test("--since takes a date alone, as its midnight UTC")
+    func sinceDate() throws {
+        let workspace = try DurabilityTests.Workspace()
+        let capture = Fixtures.gpsdLog("20100411_Geko_Regensburg.log.chk")
+        #expect(try WaymarkBinary.run(["replay", capture, "--spool", "--config", workspace.config]).status == 0)
+        let all = try WaymarkBinary.run(["trips", "list", "--config", workspace.config, "--since", "2029-11-25"])
+        let none = try WaymarkBinary.run(["trips", "list", "--config", workspace.config, "--since", "2029-11-26"])
+        #expect(all.status == 0 && none.status == 0, "\(all.stderr)\(none.stderr)")
+        #expect(all.stdoutLines.count == 2 && none.stdoutLines.count == 1, "\(all.stdout)\(none.stdout)")
+    }
+
+    @Test("the help lists the log levels once, critical included, and every reason a trip ends")
+    func help() throws {
+        let run = try WaymarkBinary.run(["run", "--help"])
+        let levels = run.stdout.replacingOccurrences(of: "\n", with: " ").components(separatedBy: "trace,")
+        #expect(levels.count == 2 && run.stdout.contains("critical"), "\(run.stdout)")
+        let trips = try WaymarkBinary.run(["trips", "list", "--help"])
+        for reason in ["stationary", "no_fix", "shutdown", "interrupted"] {
+            #expect(trips.stdout.contains(reason), "\(reason)")
+        }
+    }
+}
