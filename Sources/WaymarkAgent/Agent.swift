@@ -145,6 +145,8 @@ public enum Agent {
                 continue
             }
             core.process(update)
+            // The regions the vehicle is inside go to the spool as live, so `waymark regions state` reads them.
+            _ = core.changedInsideRegions()
             core.commit(now: update.monotonic, wallClock: update.wallClock)
         }
         if !started { core.start(reports: reports, at: SystemClocks.wall(), now: .zero) }

@@ -8,7 +8,8 @@ extension Waymark.Regions {
             abstract: "Add a region to the region file, or replace the region with its id.",
             discussion: """
                 A circle: waymark regions add ID --lat DEGREES --lon DEGREES --radius METRES [--name NAME] \
-                [--no-notify-entry] [--no-notify-exit]; negative values need no quoting: --lat -33.86. Any \
+                [--no-notify-entry] [--no-notify-exit]; negative values need no quoting: --lat -33.86; a circle \
+                that replaces a region without --name keeps that region's name. Any \
                 region, a polygon too: --geojson FILE, or --geojson - for stdin, holding a GeoJSON Feature or \
                 FeatureCollection (Point features with a radius property, Polygon and MultiPolygon features; \
                 properties id, name, notify_on_entry, notify_on_exit). The region is checked before the file \
@@ -70,7 +71,8 @@ extension Waymark.Regions {
             let (editor, _) = try options.editor(command)
             let merge: RegionFileEditor.Merge
             do {
-                merge = try editor.merge(input, skippingInvalid: false)
+                // A circle replaced without --name keeps its name; a --geojson feature is taken whole.
+                merge = try editor.merge(input, skippingInvalid: false, keepingNames: geojson == nil)
             } catch {
                 throw Waymark.Regions.failure(error, command)
             }

@@ -98,7 +98,9 @@ extension Waymark.Regions {
         static let configuration = CommandConfiguration(
             abstract: "Show the regions' states as the running agent last saved them.",
             discussion: """
-                Reads regions.state in the configuration's [agent] state_dir and prints, for each region of the \
+                Reads the states the agent saved in its spool (spool.sqlite in the configuration's [agent] \
+                state_dir; an earlier version's regions.state there when the spool has none) and prints, for each \
+                region of the \
                 region file (or the one ID), its id and its state: inside; outside (not inside at the last save, \
                 which includes a region added since and not determined yet); unknown (the agent has saved no \
                 states yet); or not monitored and why (over max_radius, max_vertices or max_regions). An ID \

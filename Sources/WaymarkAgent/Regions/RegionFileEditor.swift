@@ -33,7 +33,7 @@ public struct RegionFileEditor: Sendable {
         }
     }
 
-    /// What ``merge(_:skippingInvalid:)`` did.
+    /// What ``merge(_:skippingInvalid:keepingNames:)`` did.
     public struct Merge: Hashable, Sendable {
         /// The regions added or replaced, in the order of the input; empty when nothing was written.
         public var changes: [Change]
@@ -102,9 +102,16 @@ public struct RegionFileEditor: Sendable {
     /// monitor, or goes beyond ``limits`` (a new id beyond `maxRegions`); with such a feature, nothing is
     /// written unless `skippingInvalid`, which writes the others. A file with nothing to add is not rewritten.
     ///
+    /// - Parameter keepingNames: a region without a name keeps the name of the region it replaces (a circle
+    ///   given on the command line without `--name`); otherwise each region is taken whole, as a feature of a
+    ///   file is.
     /// - Throws: ``RegionEditError``: ``RegionEditError/Code/invalidInput`` when the input's text is not one
     ///   that ``RegionInput`` reads; the errors of ``regions()``; ``RegionEditError/Code/cannotWrite``.
-    public func merge(_ input: RegionInput, skippingInvalid: Bool) throws(RegionEditError) -> Merge {
+    public func merge(
+        _ input: RegionInput,
+        skippingInvalid: Bool,
+        keepingNames: Bool = false
+    ) throws(RegionEditError) -> Merge {
         guard input.textProblems.isEmpty else {
             throw RegionEditError(
                 code: .invalidInput,
@@ -127,7 +134,7 @@ public struct RegionFileEditor: Sendable {
             var problems: [String] = []
             var invalidCount = 0
             for feature in input.features {
-                guard let region = feature.region else {
+                guard var region = feature.region else {
                     problems += feature.problems
                     invalidCount += 1
                     continue
@@ -140,6 +147,7 @@ public struct RegionFileEditor: Sendable {
                     problems.append(feature.problem(reason))
                     invalidCount += 1
                 } else if let slot = slots[region.id] {
+                    if keepingNames && region.name == nil { region.name = regions[slot].name }
                     regions[slot] = region
                     changes.append(.replaced(id: region.id))
                 } else {

@@ -56,16 +56,27 @@ struct RegionSource: Sendable {
         return .success(Loaded(index: index, refusals: refusals, count: index.count))
     }
 
-    /// The file's current version; nil when it cannot be read.
-    func version() -> Version? {
+    /// The file's current version, or the system's reason it cannot be read ("No such file or directory").
+    func version() -> Result<Version, Unreadable> {
         var status = stat()
-        guard stat(path, &status) == 0 else { return nil }
-        return Version(
-            device: UInt64(status.st_dev),
-            inode: UInt64(status.st_ino),
-            size: Int64(status.st_size),
-            modified: Int64(status.st_mtim.tv_sec) * 1_000_000_000 + Int64(status.st_mtim.tv_nsec)
+        guard stat(path, &status) == 0 else {
+            return .failure(Unreadable(reason: String(cString: strerror(errno)), missing: errno == ENOENT))
+        }
+        return .success(
+            Version(
+                device: UInt64(status.st_dev),
+                inode: UInt64(status.st_ino),
+                size: Int64(status.st_size),
+                modified: Int64(status.st_mtim.tv_sec) * 1_000_000_000 + Int64(status.st_mtim.tv_nsec)
+            )
         )
+    }
+
+    /// Why the file cannot be read.
+    struct Unreadable: Error, Sendable {
+        var reason: String
+        /// There is no file (rather than one that cannot be read).
+        var missing: Bool
     }
 
     struct LoadFailure: Error, Sendable {

@@ -65,9 +65,16 @@ final class RegionFileService: Service, Sendable {
     func check() {
         let next = watched.withLock { watched -> RegionSource? in
             guard let source = watched.source else { return nil }
-            guard let version = source.version() else {
+            let version: RegionSource.Version
+            switch source.version() {
+            case .success(let current):
+                version = current
+            case .failure(let unreadable):
+                // Once, until it can be read again: a missing file is a warning (there may be no regions yet),
+                // one that exists but cannot be read an error.
                 if !watched.missingReported {
-                    logger.error("\(source.path): cannot read the region file; the regions monitored are kept")
+                    let message = "\(source.path): \(unreadable.reason); the regions monitored are kept"
+                    if unreadable.missing { logger.warning("\(message)") } else { logger.error("\(message)") }
                 }
                 watched.missingReported = true
                 watched.version = nil
