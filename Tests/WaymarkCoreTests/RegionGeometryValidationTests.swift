@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import WaymarkCore
 
@@ -117,6 +118,47 @@ import WaymarkCore
         #expect(region.size > 400_000 && region.size <= PreparedRegion.maximumPolygonSize, "\(region.size)")
     }
 
+    /// A bow-tie: the ring's second edge and its fourth cross at the box's middle.
+    static let bowTie = RegionGeometryTests.ring([(50, 8), (50.1, 8.1), (50.1, 8), (50, 8.1)])
+
+    @Test("a ring that crosses itself names the two edges and where they cross", arguments: [0, 1])
+    func selfIntersectingRing(ring: Int) throws {
+        let rings =
+            ring == 0
+            ? [Self.bowTie] : [RegionGeometryTests.box(south: 49.9, west: 7.9, north: 50.2, east: 8.2), Self.bowTie]
+        let error = try #require(throws: RegionGeometryError.self) {
+            try PreparedRegion(Region(id: "bow-tie", shape: .polygons([[Self.square], rings])))
+        }
+        #expect(error.code == .selfIntersecting && error.path == [1, ring])
+        let place = ring == 0 ? "polygon 2, ring 1 (outer)" : "polygon 2, ring 2 (hole 1)"
+        #expect(
+            error.message.hasPrefix(
+                "\(place): the edge from position 1 to 2 crosses the edge from position 3 to 4 near [8.05"
+            ),
+            "\(error.message)"
+        )
+        #expect(error.message.hasSuffix("a ring must not cross itself; reorder its positions"))
+        // Near the middle, where the diagonals cross: a few metres off at most.
+        let numbers = error.message.split(separator: "[")[1].split(separator: "]")[0].split(separator: ", ")
+        let near = Coordinate(latitude: try #require(Double(numbers[1])), longitude: try #require(Double(numbers[0])))
+        #expect(Geodesic.distance(from: near, to: Coordinate(latitude: 50.05, longitude: 8.05)) < 10)
+    }
+
+    @Test("rings that do not cross are accepted: concave, touching at a vertex, many positions")
+    func simpleRingsAreAccepted() throws {
+        let concave = RegionGeometryTests.ring([(50, 8), (50, 8.1), (50.1, 8.1), (50.05, 8.05), (50.1, 8)])
+        let touching = RegionGeometryTests.ring([
+            (50, 8), (50, 8.1), (50.05, 8.05), (50.1, 8.1), (50.1, 8), (50.05, 8.05),
+        ])
+        let circle = (0..<2000).map { index -> (Double, Double) in
+            let angle = Double(index) / 2000 * 2 * Double.pi
+            return (50 + 0.1 * sin(angle), 8 + 0.15 * cos(angle))
+        }
+        for ring in [concave, touching, RegionGeometryTests.ring(circle)] {
+            _ = try PreparedRegion(Region(id: "simple", shape: .polygons([[ring]])))
+        }
+    }
+
     @Test func vertexCountLeavesOutTheClosingPositions() {
         let hole = RegionGeometryTests.box(south: 50.04, west: 8.04, north: 50.06, east: 8.06)
         #expect(RegionShape.polygons([[Self.square, hole], [Self.square]]).vertexCount == 12)
@@ -126,6 +168,7 @@ import WaymarkCore
     @Test func codesReadAsWords() {
         #expect(RegionGeometryError.Code.tooLarge.description == "too large")
         #expect(RegionGeometryError.Code.malformedRing.description == "malformed ring")
+        #expect(RegionGeometryError.Code.selfIntersecting.description == "self-intersecting ring")
         let error = RegionGeometryError(code: .invalidRadius, message: "radius 0.0: must be above 0")
         #expect(error.description == "radius 0.0: must be above 0")
     }

@@ -40,6 +40,21 @@ struct RegionFixesTests {
         #expect(region.name == nil)
     }
 
+    @Test("a bow-tie polygon is refused with the crossing edges and where they cross")
+    func bowTie() throws {
+        let workspace = try RegionsCommandTests.Workspace()
+        let feature = """
+            {"type":"Feature","properties":{"id":"bow-tie"},"geometry":{"type":"Polygon","coordinates":
+             [[[8.0,50.0],[8.1,50.1],[8.0,50.1],[8.1,50.0],[8.0,50.0]]]}}
+            """
+        let result = try workspace.run(["add", "--geojson", "-"], input: feature)
+        #expect(result.status == 2 && workspace.bytes == nil, "\(result.stderr)")
+        #expect(
+            result.stderr.contains("the edge from position 1 to 2 crosses the edge from position 3 to 4 near [8.05"),
+            "\(result.stderr)"
+        )
+    }
+
     @Test("a missing region file is one warning that says so, not an error without a reason")
     func missingFile() throws {
         let workspace = try RegionsCommandTests.Workspace()

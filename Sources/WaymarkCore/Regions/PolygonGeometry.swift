@@ -60,6 +60,18 @@ final class PolygonGeometry: Sendable {
             }
         }
         guard size <= maximumSize else { throw Self.tooLarge(maximumSize, reference, size: size) }
+        var ringStart = 0
+        var ringIndex = 0
+        for (polygonIndex, rings) in polygons.enumerated() {
+            for (index, ring) in rings.enumerated() {
+                let ringEnd = Int(ringEnds[ringIndex])
+                if let crossing = RingCrossing.first(in: points, positions: ringStart..<ringEnd) {
+                    throw crossing.error(ring, at: [polygonIndex, index])
+                }
+                ringStart = ringEnd
+                ringIndex += 1
+            }
+        }
         self.frame = frame
         self.points = points
         self.ringEnds = ringEnds

@@ -47,8 +47,9 @@ public struct PreparedRegion: Sendable {
     /// projected (about 0.15 µs per position).
     ///
     /// - Throws: ``RegionGeometryError`` for a shape that cannot be monitored; its message says what is
-    ///   wrong, where, and what is allowed. Self-intersecting rings are not detected (they give the
-    ///   even-odd rule's answer).
+    ///   wrong, where, and what is allowed: a ring that crosses itself names the two edges and where they
+    ///   cross. Rings that only touch, holes outside their ring and overlapping polygons are not detected
+    ///   (they give the even-odd rule's answer).
     public init(_ region: Region) throws(RegionGeometryError) {
         try region.shape.validate()
         switch region.shape {

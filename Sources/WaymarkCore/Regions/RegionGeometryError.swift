@@ -11,6 +11,7 @@ public struct RegionGeometryError: Error, Hashable, Sendable, CustomStringConver
             case malformedRing
             case emptyShape
             case tooLarge
+            case selfIntersecting
         }
 
         private let value: Value
@@ -27,6 +28,8 @@ public struct RegionGeometryError: Error, Hashable, Sendable, CustomStringConver
         public static let emptyShape = Code(.emptyShape)
         /// A polygon reaching farther than ``PreparedRegion/maximumPolygonSize`` from its reference point.
         public static let tooLarge = Code(.tooLarge)
+        /// A ring two of whose edges cross (a "bow-tie"): which side is inside would be a guess.
+        public static let selfIntersecting = Code(.selfIntersecting)
 
         public var description: String {
             switch value {
@@ -35,6 +38,7 @@ public struct RegionGeometryError: Error, Hashable, Sendable, CustomStringConver
             case .malformedRing: "malformed ring"
             case .emptyShape: "empty shape"
             case .tooLarge: "too large"
+            case .selfIntersecting: "self-intersecting ring"
             }
         }
     }

@@ -13,9 +13,10 @@ extension RegionShape {
     /// longitudes within ±180°, a finite radius above 0, at least one polygon, every polygon with an outer
     /// ring, every ring with at least 4 positions and closed. Throws the first problem.
     ///
-    /// Not checked: self-intersecting rings, holes outside their outer ring, overlapping polygons, the
-    /// orientation of the rings (the even-odd rule makes it irrelevant). ``PreparedRegion/init(_:)`` runs
-    /// this and then checks the size.
+    /// Not checked here: self-intersecting rings (``PreparedRegion/init(_:)`` finds those in its projection,
+    /// where the edges are straight), holes outside their outer ring, overlapping polygons, the orientation of
+    /// the rings (the even-odd rule makes it irrelevant). ``PreparedRegion/init(_:)`` runs this and then
+    /// checks the size.
     public func validate() throws(RegionGeometryError) {
         switch self {
         case .circle(let center, let radius):
