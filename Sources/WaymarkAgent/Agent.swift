@@ -112,6 +112,7 @@ public enum Agent {
         ignoreBrokenPipes()
         if spooling { try UnusableDirectory.check(configuration) }
         let lock = spooling ? try AgentLock.acquire(stateDirectory: configuration.agent.stateDirectory) : nil
+        var updates = 0
         defer { withExtendedLifetime(lock) {} }
         let (storage, reports) = spooling ? Storage.open(configuration, logger: logger) : (nil, [])
         var core = AgentCore(configuration: configuration, storage: storage, sink: sink, logger: logger)
@@ -129,6 +130,9 @@ public enum Agent {
         var unwatched = 0
         let stop = await StopSignals()
         while !stop.isRequested, let update = source.next() {
+            // On one core the task pool has one thread: give the signal watcher a turn now and then.
+            updates += 1
+            if updates % 4096 == 0 { await Task.yield() }
             if !started {
                 started = true
                 core.start(reports: reports, at: update.wallClock, now: update.monotonic)

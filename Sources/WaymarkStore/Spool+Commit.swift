@@ -46,8 +46,8 @@ extension Spool {
     /// room at every commit): first the delivered events that are not `region`, `pause`, `resume`, `trip`
     /// or `deferred_finished`, oldest first (no drop: every sink has them); then the undelivered routine
     /// events (`location`, `heading`, `status`) are thinned, every other one from the oldest, as often as
-    /// needed, so the track keeps its shape; then the undelivered `error` and `region_state` events, oldest
-    /// first; then delivered `region`, `pause`, `resume`, `trip` and `deferred_finished` events; and only
+    /// needed, so the track keeps its shape; then the undelivered `error` and `region_state` events, and the
+    /// routine ones thinning left, oldest first; then delivered `region`, `pause`, `resume`, `trip` and `deferred_finished` events; and only
     /// then undelivered ones. The newest event is never removed, so the last `seq` is never forgotten.
     @discardableResult
     public func commit(_ commit: SpoolCommit) throws(SpoolError) -> [StoredEvent.Kind: Int] {

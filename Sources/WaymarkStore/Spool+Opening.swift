@@ -33,7 +33,8 @@ extension Spool {
         } catch  where error.code == .unusable {
             let stamp = now.iso8601.replacingColons()
             let aside = "\(path).corrupt-\(stamp)"
-            for suffix in ["", "-wal", "-shm"] where access(path + suffix, F_OK) == 0 {
+            // The WAL and shared memory first: a WAL left beside a fresh database would be replayed into it.
+            for suffix in ["-wal", "-shm", ""] where access(path + suffix, F_OK) == 0 {
                 guard rename(path + suffix, aside + suffix) == 0 else {
                     throw SpoolError(.failed, "cannot move \(path + suffix) aside: \(errorText())")
                 }

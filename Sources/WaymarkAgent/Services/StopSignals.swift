@@ -1,9 +1,15 @@
 import Synchronization
 import UnixSignals
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// SIGTERM and SIGINT for the commands that run without a `ServiceGroup` (`replay`, `locate`): trapped, so
 /// that a stop ends their work gracefully (the spool committed, the search answered) instead of killing
-/// the process.
+/// the process. A second signal kills it, as usual, should the graceful end hang (a disk that blocks).
 final class StopSignals: Sendable {
     private let requested = Atomic<Bool>(false)
     private let watcher = Mutex<Task<Void, Never>?>(nil)
@@ -15,6 +21,8 @@ final class StopSignals: Sendable {
             for await _ in signals {
                 self?.requested.store(true, ordering: .releasing)
                 onStop()
+                signal(SIGINT, SIG_DFL)
+                signal(SIGTERM, SIG_DFL)
                 return
             }
         }

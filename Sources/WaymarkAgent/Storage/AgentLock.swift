@@ -37,21 +37,36 @@ public final class AgentLock: Sendable {
         }
     }
 
-    /// Takes the lock of `stateDirectory`, creating the directory and the file as needed; nil when the
-    /// directory cannot be used at all (the spool then reports that itself).
+    /// Takes the lock of `stateDirectory`, creating the directory and the file as needed.
     ///
-    /// - Throws: ``Held`` when another process holds the lock.
-    public static func acquire(stateDirectory: String) throws(Held) -> AgentLock? {
+    /// - Throws: ``Held`` when another process holds the lock; ``UnusableDirectory`` when the lock cannot be
+    ///   taken at all (the file cannot be created, the file system has no locks): the agent never runs
+    ///   without it.
+    public static func acquire(stateDirectory: String) throws -> AgentLock {
         let path = stateDirectory.hasSuffix("/") ? stateDirectory + fileName : stateDirectory + "/" + fileName
-        guard (try? Files.makeDirectory(stateDirectory)) != nil else { return nil }
+        func unusable(_ what: String) -> UnusableDirectory {
+            UnusableDirectory(
+                setting: "[agent] state_dir",
+                path: stateDirectory,
+                reason: "cannot \(what) \(path): \(String(cString: strerror(errno)))"
+            )
+        }
+        do {
+            try Files.makeDirectory(stateDirectory)
+        } catch {
+            throw UnusableDirectory(setting: "[agent] state_dir", path: stateDirectory, reason: error.description)
+        }
         let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { return nil }
-        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+        guard descriptor >= 0 else { throw unusable("open") }
+        var locked = flock(descriptor, LOCK_EX | LOCK_NB)
+        while locked != 0 && errno == EINTR { locked = flock(descriptor, LOCK_EX | LOCK_NB) }
+        guard locked == 0 else {
             let busy = errno == EWOULDBLOCK
+            let failure = unusable("lock")
             let holder = busy ? Self.holder(descriptor) : nil
             close(descriptor)
             if busy { throw Held(path: path, holder: holder) }
-            return nil
+            throw failure
         }
         let pid = Array("\(getpid())\n".utf8)
         _ = ftruncate(descriptor, 0)

@@ -11,7 +11,8 @@ struct RingCrossing {
     /// A crossing of two edges of the ring whose positions are `positions` of `points` (x and y interleaved,
     /// the ring closed), or nil. Edges that only touch (a shared position, a vertex on another edge) do not
     /// count. Edges are swept in order of their smallest x, so a ring of n positions costs about n log n
-    /// when its edges do not overlap much in x; the order is kept in temporary memory, not allocated.
+    /// when its edges do not overlap much in x. A ring that passes exactly through one of its own vertices
+    /// (every crossing there a touch) is not caught.
     static func first(in points: [Double], positions: Range<Int>) -> RingCrossing? {
         let edgeCount = positions.count - 1
         guard edgeCount >= 3 else { return nil }

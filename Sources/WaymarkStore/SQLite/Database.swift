@@ -3,7 +3,7 @@ import CSQLite
 /// One connection to an SQLite database file (SQLite's C API), with its prepared statements kept for reuse.
 ///
 /// One thread at a time: it is opened with `SQLITE_OPEN_NOMUTEX`, so SQLite takes no lock of its own, and
-/// its owner serializes the calls (``Spool`` keeps it in a `Mutex`). Every failure is a ``SQLiteError``
+/// its owner serializes the calls (``Spool`` uses it only while holding its `Mutex`). Every failure is a ``SQLiteError``
 /// with SQLite's extended result code and message.
 public final class Database {
     public let path: String
