@@ -26,8 +26,7 @@ public enum Agent {
         logger: Logger
     ) async throws -> Counters {
         ignoreBrokenPipes()
-        try UnusableDirectory.check(configuration)
-        let lock = try AgentLock.acquire(stateDirectory: configuration.agent.stateDirectory)
+        let lock = try AgentLock.acquire(for: configuration)
         defer { withExtendedLifetime(lock) {} }
         let connection = GPSDConnection(GPSDConnection.Configuration(configuration.gpsd))
         let service = LocationService(
@@ -110,9 +109,7 @@ public enum Agent {
         logger: Logger
     ) async throws -> Counters {
         ignoreBrokenPipes()
-        if spooling { try UnusableDirectory.check(configuration) }
-        let lock = spooling ? try AgentLock.acquire(stateDirectory: configuration.agent.stateDirectory) : nil
-        var updates = 0
+        let lock = spooling ? try AgentLock.acquire(for: configuration) : nil
         defer { withExtendedLifetime(lock) {} }
         let (storage, reports) = spooling ? Storage.open(configuration, logger: logger) : (nil, [])
         var core = AgentCore(configuration: configuration, storage: storage, sink: sink, logger: logger)
@@ -129,6 +126,7 @@ public enum Agent {
         var previous: SourceUpdate?
         var unwatched = 0
         let stop = await StopSignals()
+        var updates = 0
         while !stop.isRequested, let update = source.next() {
             // On one core the task pool has one thread: give the signal watcher a turn now and then.
             updates += 1

@@ -64,7 +64,7 @@ extension Waymark {
         private static let longest = 86_400.0
 
         func validate() throws {
-            _ = try endpoint()
+            _ = try gpsdEndpoint(gpsd)
             _ = try desiredAccuracy()
             guard timeout > 0, timeout <= Self.longest else {
                 throw ValidationError("--timeout \(Self.text(timeout)): must be more than 0 and at most 86400 seconds")
@@ -75,7 +75,7 @@ extension Waymark {
         }
 
         func run() async throws {
-            let source = ConfigurationSource(path: options.config, gpsd: try endpoint())
+            let source = ConfigurationSource(path: options.config, gpsd: try gpsdEndpoint(gpsd))
             let configuration: Configuration
             do {
                 configuration = try source.load()
@@ -113,14 +113,6 @@ extension Waymark {
         /// A number as it was most likely typed: `5`, not `5.0`.
         private static func text(_ value: Double) -> String {
             value == value.rounded() && abs(value) < 1e15 ? "\(Int64(value))" : "\(value)"
-        }
-
-        private func endpoint() throws -> GPSDEndpoint? {
-            guard let gpsd else { return nil }
-            guard let endpoint = GPSDEndpoint(gpsd) else {
-                throw ValidationError("--gpsd \(gpsd): expected HOST, HOST:PORT or [IPv6]:PORT, port 1 to 65535")
-            }
-            return endpoint
         }
 
         private func desiredAccuracy() throws -> DesiredAccuracy {

@@ -53,6 +53,15 @@ func refusingAtStart<T>(_ body: () async throws -> T) async throws -> T {
     }
 }
 
+/// `--gpsd HOST[:PORT]` of `run` and `locate` as an endpoint, nil when not given, or a usage error naming it.
+func gpsdEndpoint(_ text: String?) throws -> GPSDEndpoint? {
+    guard let text else { return nil }
+    guard let endpoint = GPSDEndpoint(text) else {
+        throw ValidationError("--gpsd \(text): expected HOST, HOST:PORT or [IPv6]:PORT, port 1 to 65535")
+    }
+    return endpoint
+}
+
 func printError(_ line: String) {
     var standardError = StandardError()
     print(line, to: &standardError)

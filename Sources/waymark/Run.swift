@@ -24,13 +24,13 @@ extension Waymark {
         var duration: String?
 
         func validate() throws {
-            _ = try endpoint()
+            _ = try gpsdEndpoint(gpsd)
             _ = try limit()
         }
 
         func run() async throws {
             var source = ConfigurationSource(path: options.config)
-            source.gpsd = try endpoint()
+            source.gpsd = try gpsdEndpoint(gpsd)
             let configuration = try options.load(source)
             let limit = try limit()
             let logger = options.makeLogger(label: "waymark")
@@ -45,14 +45,6 @@ extension Waymark {
                     logger: logger
                 )
             }
-        }
-
-        private func endpoint() throws -> GPSDEndpoint? {
-            guard let gpsd else { return nil }
-            guard let endpoint = GPSDEndpoint(gpsd) else {
-                throw ValidationError("--gpsd \(gpsd): expected HOST, HOST:PORT or [IPv6]:PORT, port 1 to 65535")
-            }
-            return endpoint
         }
 
         private func limit() throws -> Duration? {

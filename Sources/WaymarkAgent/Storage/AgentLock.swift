@@ -1,5 +1,3 @@
-import WaymarkStore
-
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -37,12 +35,16 @@ public final class AgentLock: Sendable {
         }
     }
 
-    /// Takes the lock of `stateDirectory`, creating the directory and the file as needed.
+    /// Claims the directories of `configuration` for a process that writes the spool: checks that `state_dir`
+    /// (and `log_dir` when the file sink is on) can be created and written (``UnusableDirectory/check(_:)``),
+    /// then takes the lock in `state_dir`.
     ///
-    /// - Throws: ``Held`` when another process holds the lock; ``UnusableDirectory`` when the lock cannot be
-    ///   taken at all (the file cannot be created, the file system has no locks): the agent never runs
-    ///   without it.
-    public static func acquire(stateDirectory: String) throws -> AgentLock {
+    /// - Throws: ``UnusableDirectory`` when a directory cannot be used or the lock cannot be taken at all (the
+    ///   file cannot be created, the file system has no locks): the agent never runs without it; ``Held``
+    ///   when another process holds the lock.
+    public static func acquire(for configuration: Configuration) throws -> AgentLock {
+        try UnusableDirectory.check(configuration)
+        let stateDirectory = configuration.agent.stateDirectory
         let path = stateDirectory.hasSuffix("/") ? stateDirectory + fileName : stateDirectory + "/" + fileName
         func unusable(_ what: String) -> UnusableDirectory {
             UnusableDirectory(
@@ -50,11 +52,6 @@ public final class AgentLock: Sendable {
                 path: stateDirectory,
                 reason: "cannot \(what) \(path): \(String(cString: strerror(errno)))"
             )
-        }
-        do {
-            try Files.makeDirectory(stateDirectory)
-        } catch {
-            throw UnusableDirectory(setting: "[agent] state_dir", path: stateDirectory, reason: error.description)
         }
         let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw unusable("open") }
