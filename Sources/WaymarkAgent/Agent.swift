@@ -112,7 +112,13 @@ public enum Agent {
         let lock = spooling ? try AgentLock.acquire(for: configuration) : nil
         defer { withExtendedLifetime(lock) {} }
         let (storage, reports) = spooling ? Storage.open(configuration, logger: logger) : (nil, [])
-        var core = AgentCore(configuration: configuration, storage: storage, sink: sink, logger: logger)
+        var core = AgentCore(
+            configuration: configuration,
+            clockFloor: nil,
+            storage: storage,
+            sink: sink,
+            logger: logger
+        )
         var started = false
         var regions: RegionSource.Loaded?
         if let file = configuration.regions.file {

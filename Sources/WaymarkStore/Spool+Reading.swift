@@ -22,6 +22,9 @@ extension Spool {
                 state.insideRegions = inside
             }
             state.openTrip = try Self.openTrip(database)
+            state.lastTime = try database.integer("SELECT time FROM event ORDER BY seq DESC LIMIT 1").map(
+                Self.timestamp
+            )
             return state
         }
     }

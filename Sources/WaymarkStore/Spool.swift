@@ -184,6 +184,8 @@ public struct SpoolState: Equatable, Sendable {
     public var insideRegions: Set<String>?
     /// The trip in progress when it was last saved, ending `interrupted`; nil when none was.
     public var openTrip: TripSummary?
+    /// The time of the last event the spool holds; nil when it holds none.
+    public var lastTime: Timestamp?
 
     public init() {}
 }

@@ -72,10 +72,15 @@ public struct StoredEvent: Hashable, Sendable {
 extension StoredEvent {
     /// `event`, encoded by `encoder`, as the spool keeps it.
     public init(_ event: Event, encoder: EventEncoder) {
+        self.init(seq: event.seq, kind: Kind(event), time: event.time, line: Self.line(event, encoder: encoder))
+    }
+
+    /// The line of `event` as the spool keeps it: JSON without a line break.
+    public static func line(_ event: Event, encoder: EventEncoder) -> [UInt8] {
         var line: [UInt8] = []
         line.reserveCapacity(256)
         encoder.encode(event, into: &line)
         line.removeLast()
-        self.init(seq: event.seq, kind: Kind(event), time: event.time, line: line)
+        return line
     }
 }

@@ -103,7 +103,13 @@ import WaymarkTestSupport
         var lastTime: Timestamp?
         do {
             let storage = try Self.storage(directory, interval: .zero, clock: clock)
-            var core = AgentCore(configuration: configuration, storage: storage, sink: DiscardingSink(), logger: logger)
+            var core = AgentCore(
+                configuration: configuration,
+                clockFloor: nil,
+                storage: storage,
+                sink: DiscardingSink(),
+                logger: logger
+            )
             let replay = try Replay.open(contentsOf: Fixtures.gpsdLog("20100411_Geko_Regensburg.log.chk"))
             // Ten minutes into the drive, on the move; then the power goes: no finish, no close.
             while let update = replay.next() {
@@ -119,17 +125,57 @@ import WaymarkTestSupport
         #expect(trip.endReason == .interrupted && trip.distance > 1_000)
         #expect(trip.end.seconds > (lastTime?.seconds ?? 0) - 61, "saved at most a minute before the cut")
         let printed = Collector()
-        var core = AgentCore(configuration: configuration, storage: storage, sink: printed, logger: logger)
+        var core = AgentCore(
+            configuration: configuration,
+            clockFloor: nil,
+            storage: storage,
+            sink: printed,
+            logger: logger
+        )
         core.start(reports: [], at: Timestamp(seconds: 0), now: clock.read())
+        // Dated by its own end, it goes on at once: it does not wait for a fix to date it.
         let trips = printed.events.withLock { $0 }.filter { $0.type == "trip" }
-        #expect(trips.count == 1 && trips.first?.kind == .trip(trip))
+        #expect(trips.count == 1 && trips.first?.kind == .trip(trip) && trips.first?.time == trip.end)
         core.finish(now: clock.read(), wallClock: Timestamp(seconds: 0))
         #expect(try storage.spool.load().openTrip == nil, "reported once")
     }
 
+    /// Without a fix, the first events wait; the core's own deadline lets them go after the longest wait,
+    /// with the system time raised to the floor, in order and numbered from 1.
+    @Test func eventsWaitingForAFixGoOnAtTheCoresDeadline() {
+        let printed = Collector()
+        let floor = Timestamp(iso8601: "2026-11-24T00:00:00Z")!
+        var core = AgentCore(
+            configuration: Configuration(),
+            clockFloor: floor,
+            sink: printed,
+            logger: Logger(label: "test")
+        )
+        let boot = Timestamp(seconds: 30)
+        let start = MonotonicInstant(nanoseconds: 5_000_000_000)
+        core.start(reports: [], at: boot, now: start)
+        core.process(
+            SourceUpdate(
+                .unavailable(server: "127.0.0.1:2947", reason: "refused", retryIn: .seconds(1)),
+                monotonic: start,
+                wallClock: boot
+            )
+        )
+        #expect(printed.events.withLock { $0 }.isEmpty)
+        #expect(core.nextDeadline == start + UntimedEvents.longestWait)
+        let deadline = start + UntimedEvents.longestWait
+        core.advance(to: deadline, wallClock: boot.advanced(by: UntimedEvents.longestWait))
+        let events = printed.events.withLock { $0 }
+        #expect(events.map(\.type) == ["error", "status"])
+        #expect(events.map(\.seq) == [1, 2])
+        #expect(events.allSatisfy { $0.time == floor })
+        #expect(core.nextDeadline.map { $0 > deadline } ?? true, "the wait's deadline is gone")
+    }
+
     final class Collector: EventSink {
         let events = Mutex<[Event]>([])
-        func deliver(_ events: [Event]) { self.events.withLock { $0 += events } }
+        var wantsLines: Bool { false }
+        func deliver(_ events: [Event], lines: [[UInt8]]) { self.events.withLock { $0 += events } }
         func flush() {}
     }
 }

@@ -281,7 +281,7 @@ import WaymarkCore
         #expect(headings.map(\.isValid) == [true, false])
     }
 
-    @Test("events after a fix not delivered are not stamped before it")
+    @Test("events after a fix not delivered carry its GPS time forward, not the board's 1970 clock")
     func eventTimeFollowsTheNewestFix() throws {
         var pipeline = EventPipeline(location: LocationSettings(distanceFilter: 1000))
         let first = Self.location()
@@ -297,7 +297,7 @@ import WaymarkCore
                 wallClock: Timestamp(seconds: 0)
             )
         )
-        #expect(lost.map(\.time) == [later.time, later.time])
+        #expect(lost.map(\.time) == [later.time.advanced(by: .seconds(1)), later.time.advanced(by: .seconds(1))])
     }
 
     @Test("status follows the satellites used")
@@ -322,7 +322,7 @@ import WaymarkCore
         #expect(pipeline.lastLocation == second)
     }
 
-    @Test func locationEventsCarryGPSTimeAndOthersTheWallClock() throws {
+    @Test func locationEventsCarryGPSTimeAndOthersGPSTimeCarriedForward() throws {
         var pipeline = EventPipeline()
         let received = Timestamp(seconds: 1_700_000_050, nanoseconds: 7_000_000)
         // The board's clock is off: the wall clock of the fix is an hour before its GPS time.
@@ -338,11 +338,15 @@ import WaymarkCore
         #expect(atFix.allSatisfy { $0.received == received })
         #expect(atFix.allSatisfy { $0.seq == 0 })
 
-        let later = Self.gpsTime.advanced(by: .seconds(10))
-        let lossUpdate = SourceUpdate(Self.noFix, monotonic: MonotonicInstant(nanoseconds: 2), wallClock: later)
+        // Ten seconds later on the monotonic clock; the wall clock says something else again.
+        let lossUpdate = SourceUpdate(
+            Self.noFix,
+            monotonic: MonotonicInstant(nanoseconds: 10_000_000_001),
+            wallClock: Self.gpsTime.advanced(by: .seconds(7_200))
+        )
         let atLoss = pipeline.handle(lossUpdate)
         #expect(atLoss.map(Self.summary) == ["location_unknown", "status"])
-        #expect(atLoss.allSatisfy { $0.time == later })
+        #expect(atLoss.allSatisfy { $0.time == Self.gpsTime.advanced(by: .seconds(10)) })
         #expect(atLoss.allSatisfy { $0.received == nil })
     }
 

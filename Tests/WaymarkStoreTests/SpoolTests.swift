@@ -100,6 +100,7 @@ enum SpoolSamples {
         expected.windowStart = 2
         expected.cursors = ["file": 1]
         expected.insideRegions = ["depot", "yard"]
+        expected.lastTime = SpoolSamples.event(2).time
         #expect(try spool.load() == expected)
         var close = SpoolCommit()
         close.writesWindow = true

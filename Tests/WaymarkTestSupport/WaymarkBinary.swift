@@ -73,12 +73,15 @@ extension WaymarkBinary {
         public let process = Process()
         private let directory: URL
 
-        init(_ arguments: [String]) throws {
+        init(_ arguments: [String], executable: String, adding environment: [String: String]) throws {
             directory = try Fixtures.temporaryDirectory()
             _ = FileManager.default.createFile(atPath: directory.appendingPathComponent("stdout").path, contents: nil)
             _ = FileManager.default.createFile(atPath: directory.appendingPathComponent("stderr").path, contents: nil)
-            process.executableURL = URL(fileURLWithPath: WaymarkBinary.path)
+            process.executableURL = URL(fileURLWithPath: executable)
             process.arguments = arguments
+            if !environment.isEmpty {
+                process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+            }
             process.standardOutput = try FileHandle(forWritingTo: directory.appendingPathComponent("stdout"))
             process.standardError = try FileHandle(forWritingTo: directory.appendingPathComponent("stderr"))
             process.standardInput = FileHandle.nullDevice
@@ -100,7 +103,11 @@ extension WaymarkBinary {
             let deadline = Date().addingTimeInterval(seconds)
             while !condition() {
                 guard Date() < deadline else { throw TestServerError("\(what) did not happen within \(seconds) s") }
-                guard process.isRunning else { throw TestServerError("waymark exited before \(what): \(stderr)") }
+                guard process.isRunning else {
+                    throw TestServerError(
+                        "waymark exited (status \(process.terminationStatus), \(process.terminationReason)) before \(what): \(stderr)"
+                    )
+                }
                 usleep(20_000)
             }
         }
@@ -114,8 +121,20 @@ extension WaymarkBinary {
             return process.terminationStatus
         }
 
-        deinit { try? FileManager.default.removeItem(at: directory) }
+        /// A test that failed before it stopped the agent leaves no process behind.
+        deinit {
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+            try? FileManager.default.removeItem(at: directory)
+        }
     }
 
-    public static func start(_ arguments: [String]) throws -> Running { try Running(arguments) }
+    /// Starts `waymark` (or another `executable`) with `arguments`, in this process's environment plus
+    /// `environment`.
+    public static func start(
+        _ arguments: [String],
+        executable: String = path,
+        adding environment: [String: String] = [:]
+    ) throws -> Running {
+        try Running(arguments, executable: executable, adding: environment)
+    }
 }

@@ -8,7 +8,12 @@ import WaymarkTestSupport
 struct AgentLockTests {
     @Test("a second writer is refused with exit 75 naming the first; readers work beside it; the lock ends with it")
     func secondWriterIsRefused() throws {
-        let gpsd = try GPSDWithoutReceiver()
+        // A receiver with fixes: without one, the first events wait for a fix before they are committed.
+        let gpsd = try GPSDTestServer(log: Fixtures.gpsdLog("20100411_Geko_Regensburg.log.chk"))
+        defer {
+            gpsd.stop()
+            gpsd.removeFiles()
+        }
         let workspace = try DurabilityTests.Workspace()
         let endpoint = "127.0.0.1:\(gpsd.port)"
         let first = try workspace.start(gpsd: gpsd.port)

@@ -12,22 +12,25 @@ public final class JSONLinesWriter: EventSink {
     }
 
     private let descriptor: Int32
-    private let encoder: EventEncoder
     private let flushThreshold: Int
     private let state = Mutex(State())
 
     /// - Parameters:
     ///   - descriptor: where to write; 1 is stdout.
     ///   - flushThreshold: bytes buffered before a write; 0 writes every batch at once.
-    public init(descriptor: Int32 = 1, encoder: EventEncoder = .init(), flushThreshold: Int = 0) {
+    public init(descriptor: Int32 = 1, flushThreshold: Int = 0) {
         self.descriptor = descriptor
-        self.encoder = encoder
         self.flushThreshold = flushThreshold
     }
 
-    public func deliver(_ events: [Event]) {
+    public var wantsLines: Bool { true }
+
+    public func deliver(_ events: [Event], lines: [[UInt8]]) {
         state.withLock { state in
-            for event in events { encoder.encode(event, into: &state.buffer) }
+            for line in lines {
+                state.buffer += line
+                state.buffer.append(UInt8(ascii: "\n"))
+            }
             if state.buffer.count >= flushThreshold { write(&state) }
         }
     }

@@ -10,7 +10,9 @@ struct AgentCore {
     private var sequencer: EventSequencer
     private var deferral: DeferralPolicy
     private let storage: Storage?
-    private let encoder = EventEncoder()
+    private var encoder: EventEncoder
+    /// The events made before the agent could date them, waiting for the first fix.
+    private var untimed: UntimedEvents
     private let sink: any EventSink
     private let logger: Logger
     /// The status last logged.
@@ -20,10 +22,13 @@ struct AgentCore {
 
     /// - Parameters:
     ///   - savedInside: the regions saved as inside before this start, or nil; the spool's when there is one.
+    ///   - clockFloor: the earliest time an event may carry while the clock is unknown (live: this release's
+    ///     date); the spool's last event time raises it. Nil in a replay, whose clock is the recording's.
     ///   - storage: the spool and its sinks; nil keeps events in this process only (`--print`).
     init(
         configuration: Configuration,
         savedInside: Set<String>? = nil,
+        clockFloor: Timestamp?,
         storage: Storage? = nil,
         sink: any EventSink,
         logger: Logger
@@ -37,14 +42,17 @@ struct AgentCore {
         )
         sequencer = EventSequencer(lastSeq: storage?.recovered.lastSeq ?? 0)
         deferral = DeferralPolicy(settings: configuration.deferred)
+        encoder = EventEncoder(deviceID: configuration.agent.deviceID)
+        untimed = UntimedEvents(floor: clockFloor.map { max($0, storage?.recovered.lastTime ?? $0) })
         self.storage = storage
         self.sink = sink
         self.logger = logger
     }
 
-    /// Emits what the start found: the deferral window a crash left open (it ends now, with reason `restart`,
-    /// so that every window still ends in exactly one `deferred_finished`), the storage's problems (a spool
-    /// moved aside), and the trip a power cut interrupted (reason `interrupted`).
+    /// Emits what the start found: the deferral window a crash left open (it ends with reason `restart`, so
+    /// that every window still ends in exactly one `deferred_finished`, dated with the last event the spool
+    /// holds: the stop cut it off after that), the trip a power cut interrupted (reason `interrupted`, dated
+    /// with its end), and the storage's problems (a spool moved aside), which wait for the clock.
     mutating func start(reports: [ErrorReport], at wallClock: Timestamp, now: MonotonicInstant) {
         if let storage, let start = storage.recovered.windowStart {
             let report = DeferralReport(
@@ -53,16 +61,19 @@ struct AgentCore {
                 distance: nil,
                 duration: nil
             )
-            emit(closeWindow(report, time: wallClock, now: now))
+            let time = storage.recovered.lastTime ?? eventTime(at: now, wallClock: wallClock)
+            emit(closeWindow(report, time: time, now: now))
         }
-        var events = reports.map { Event(time: wallClock, kind: .error($0)) }
         if let trip = storage?.recovered.openTrip {
             logger.notice(
                 "the trip in progress when the agent last stopped without a shutdown is reported as interrupted",
                 metadata: ["start": "\(trip.start)", "distance_m": "\(Int(trip.distance.rounded()))"]
             )
-            events.append(Event(time: trip.end, kind: .trip(trip)))
+            // Dated by its own last fix: it goes on at once, not waiting for the clock.
+            var interrupted = [Event(time: trip.end, kind: .trip(trip))]
+            number(&interrupted, now: now, logged: false)
         }
+        var events = reports.map { Event(time: wallClock, kind: .error($0)) }
         deliver(&events, now: now)
     }
 
@@ -79,7 +90,8 @@ struct AgentCore {
         pipeline.locationSettings = configuration.location
         pipeline.headingSettings = configuration.heading
         pipeline.regionSettings = configuration.regions.monitor
-        var events = pipeline.applyActivity(configuration.activity, wallClock: wallClock)
+        encoder.deviceID = configuration.agent.deviceID
+        var events = pipeline.applyActivity(configuration.activity, at: now, wallClock: wallClock)
         deliver(&events, now: now)
         applyDeferral(configuration.deferred, wallClock: wallClock, now: now)
     }
@@ -87,7 +99,7 @@ struct AgentCore {
     /// Applies `[deferred]` settings, or `waymark defer off` / `on`: turning deferral off ends the open window.
     mutating func applyDeferral(_ settings: DeferralSettings, wallClock: Timestamp, now: MonotonicInstant) {
         guard storage != nil, let report = deferral.apply(settings, now: now) else { return }
-        emit(closeWindow(report, time: pipeline.eventTime(wallClock), now: now))
+        emit(closeWindow(report, time: eventTime(at: now, wallClock: wallClock), now: now))
     }
 
     /// Whether events are deferred now (`[deferred] enabled`, and not `waymark defer off`).
@@ -96,7 +108,8 @@ struct AgentCore {
     /// When the core next has something to do without input (``advance(to:wallClock:)``): a no-fix pause, a
     /// probe, the end of a deferral window. The spool's commits are on the process's clock (``nextCommit``).
     var nextDeadline: MonotonicInstant? {
-        [pipeline.activity.nextDeadline, storage == nil ? nil : deferral.nextDeadline].compactMap { $0 }.min()
+        [pipeline.activity.nextDeadline, storage == nil ? nil : deferral.nextDeadline, untimed.deadline]
+            .compactMap { $0 }.min()
     }
 
     /// Whether the receiver is to be watched now (false while paused with power saving, between probes).
@@ -109,12 +122,24 @@ struct AgentCore {
         deliver(&events, now: now)
     }
 
+    /// The time of an event made outside the pipeline (``EventPipeline/eventTime(at:wallClock:)``), never
+    /// before the floor while GPS time is unknown.
+    private func eventTime(at now: MonotonicInstant, wallClock: Timestamp) -> Timestamp {
+        let time = pipeline.eventTime(at: now, wallClock: wallClock)
+        guard pipeline.gpsClockDelay == nil, let floor = untimed.floor, time < floor else { return time }
+        return floor
+    }
+
+    /// What dates events now: GPS time once a fix was seen.
+    private var eventClock: EventClock { pipeline.gpsClockDelay.map { .gps(delay: $0) } ?? .unknown }
+
     /// Commits what is due and hands the released events to the sinks; a drop or a failure becomes an
     /// `error` event (committed with the next commit).
     mutating func commit(now: MonotonicInstant, wallClock: Timestamp) {
         saveOpenTrip(now: now)
         guard let reports = storage?.commitIfDue(), !reports.isEmpty else { return }
-        var events = reports.map { Event(time: pipeline.eventTime(wallClock), kind: .error($0)) }
+        let time = eventTime(at: now, wallClock: wallClock)
+        var events = reports.map { Event(time: time, kind: .error($0)) }
         deliver(&events, now: now)
     }
 
@@ -141,17 +166,20 @@ struct AgentCore {
     /// The agent stops: the trip in progress ends, then the deferral window; then the spool commits and the
     /// sinks get everything.
     mutating func finish(now: MonotonicInstant, wallClock: Timestamp) {
+        var waited = untimed.release()
+        number(&waited, now: now, logged: true)
         var events = pipeline.finish()
         deliver(&events, now: now)
         if storage != nil, let report = deferral.finish(now: now) {
-            emit(closeWindow(report, time: pipeline.eventTime(wallClock), now: now))
+            emit(closeWindow(report, time: eventTime(at: now, wallClock: wallClock), now: now))
         }
         // A failure this late is logged by the storage; no later commit could carry its event.
         _ = storage?.close()
     }
 
     /// Monitors a loaded region file; the refused regions' errors are delivered stamped `time`.
-    mutating func monitor(_ regions: RegionSource.Loaded, at time: Timestamp, now: MonotonicInstant) {
+    mutating func monitor(_ regions: RegionSource.Loaded, at wallClock: Timestamp, now: MonotonicInstant) {
+        let time = eventTime(at: now, wallClock: wallClock)
         var events = pipeline.monitor(regions.index, refusals: regions.refusals, at: time)
         logger.info("monitoring \(regions.count) regions", metadata: ["refused": "\(regions.refusals.count)"])
         deliver(&events, now: now)
@@ -176,56 +204,77 @@ struct AgentCore {
     /// Ends the deferral window whose timeout passed before `now`.
     private mutating func expireWindow(now: MonotonicInstant, wallClock: Timestamp) {
         guard storage != nil, let report = deferral.advance(to: now) else { return }
-        emit(closeWindow(report, time: pipeline.eventTime(wallClock), now: now))
+        emit(closeWindow(report, time: eventTime(at: now, wallClock: wallClock), now: now))
     }
 
     /// Numbers the events one by one; with a spool, stores each and lets the deferral window see it, ending
     /// the window (its `deferred_finished` follows the event that ended it) or releasing the event at once
     /// when nothing is deferred. Then the printing sink gets them.
+    ///
+    /// Events made before the agent can date them wait in ``untimed`` first; they are logged as they come.
     private mutating func deliver(_ events: inout [Event], now: MonotonicInstant) {
+        let logged = untimed.isWaiting
+        if logged { for event in events { log(event) } }
+        events = untimed.admit(events, at: now, clock: eventClock)
+        number(&events, now: now, logged: logged)
+    }
+
+    /// Numbers and stores the events, as ``deliver(_:now:)`` says; `logged` when they were logged already.
+    private mutating func number(_ events: inout [Event], now: MonotonicInstant, logged: Bool) {
         guard !events.isEmpty else { return }
         guard let storage else {
             sequencer.number(&events)
-            sink.deliver(events)
-            for event in events { log(event) }
+            sink.deliver(events, lines: sink.wantsLines ? events.map { StoredEvent.line($0, encoder: encoder) } : [])
+            if !logged { for event in events { log(event) } }
             return
         }
         var numbered: [Event] = []
+        var lines: [[UInt8]] = []
         numbered.reserveCapacity(events.count + 1)
+        lines.reserveCapacity(events.count + 1)
         for var event in events {
             sequencer.number(&event)
             let stored = StoredEvent(event, encoder: encoder)
             storage.append(stored)
             if case .trip = event.kind { storage.clearOpenTrip() }
             numbered.append(event)
+            lines.append(stored.line)
             let wasDeferring = deferral.isDeferring
             let report = deferral.observe(event, bytes: stored.line.count, now: now)
             if !wasDeferring && deferral.isDeferring { storage.windowOpened(at: event.seq) }
             if let report {
-                numbered.append(closeWindow(report, time: event.time, now: now))
+                let finished = closeWindow(report, time: event.time, now: now)
+                numbered.append(finished.event)
+                lines.append(finished.line)
             } else if !deferral.isDeferring {
                 storage.release(through: event.seq, closingWindow: false)
             }
         }
         events = numbered
-        sink.deliver(events)
-        for event in events { log(event) }
+        sink.deliver(events, lines: sink.wantsLines ? lines : [])
+        // A window closed here was not among the events logged as they started to wait.
+        for event in events where !logged || event.type == "deferred_finished" { log(event) }
     }
 
     /// Ends a deferral window: its `deferred_finished` is numbered and stored, and the window's batch is
     /// released to the sinks.
-    private mutating func closeWindow(_ report: DeferralReport, time: Timestamp, now: MonotonicInstant) -> Event {
+    private mutating func closeWindow(
+        _ report: DeferralReport,
+        time: Timestamp,
+        now: MonotonicInstant
+    ) -> (event: Event, line: [UInt8]) {
         var finished = Event(time: time, kind: .deferredFinished(report))
         sequencer.number(&finished)
-        storage?.append(StoredEvent(finished, encoder: encoder))
+        let stored = StoredEvent(finished, encoder: encoder)
+        storage?.append(stored)
         storage?.release(through: finished.seq, closingWindow: true)
-        return finished
+        return (finished, stored.line)
     }
 
     /// Hands an event made outside ``deliver(_:now:)`` to the printing sink and the log.
-    private mutating func emit(_ event: Event) {
-        sink.deliver([event])
-        log(event)
+    private mutating func emit(_ finished: (event: Event, line: [UInt8])) {
+        sink.deliver([finished.event], lines: sink.wantsLines ? [finished.line] : [])
+        log(finished.event)
     }
 
     private func logVerdict(_ update: SourceUpdate) {
@@ -241,10 +290,16 @@ struct AgentCore {
         }
     }
 
+    /// Logs an event as it is delivered, or as it starts to wait for the clock (then without its `seq`).
     private mutating func log(_ event: Event) {
+        func numbered(_ metadata: Logger.Metadata) -> Logger.Metadata {
+            var metadata = metadata
+            if event.seq > 0 { metadata["seq"] = "\(event.seq)" }
+            return metadata
+        }
         switch event.kind {
         case .error(let report):
-            logger.warning("\(report.message)", metadata: ["code": "\(report.code)", "seq": "\(event.seq)"])
+            logger.warning("\(report.message)", metadata: numbered(["code": "\(report.code)"]))
         case .status(let status):
             var metadata: Logger.Metadata = [
                 "gpsd": "\(status.gpsd.rawValue)", "fix_mode": "\(status.fixMode.rawValue)",
@@ -260,25 +315,25 @@ struct AgentCore {
             loggedStatus = status
             logger.log(level: level, "status changed", metadata: metadata)
         case .pause(let pause):
-            var metadata: Logger.Metadata = ["reason": "\(pause.reason.rawValue)", "seq": "\(event.seq)"]
+            var metadata = numbered(["reason": "\(pause.reason.rawValue)"])
             if let position = pause.position { metadata["position"] = "\(position.latitude),\(position.longitude)" }
             logger.info("location updates paused", metadata: metadata)
         case .resume(let resume):
-            var metadata: Logger.Metadata = ["reason": "\(resume.reason.rawValue)", "seq": "\(event.seq)"]
+            var metadata = numbered(["reason": "\(resume.reason.rawValue)"])
             if let distance = resume.distance { metadata["moved_m"] = "\(Int(distance.rounded()))" }
             logger.info("location updates resumed", metadata: metadata)
         case .trip(let trip):
             logger.info(
                 "trip ended",
-                metadata: [
+                metadata: numbered([
                     "reason": "\(trip.endReason.rawValue)", "distance_m": "\(Int(trip.distance.rounded()))",
-                    "duration_s": "\(Int(trip.duration.secondsValue.rounded()))", "seq": "\(event.seq)",
-                ]
+                    "duration_s": "\(Int(trip.duration.secondsValue.rounded()))",
+                ])
             )
         case .deferredFinished(let report):
             logger.debug(
                 "deferred events released to the sinks",
-                metadata: ["reason": "\(report.reason.rawValue)", "events": "\(report.events)", "seq": "\(event.seq)"]
+                metadata: numbered(["reason": "\(report.reason.rawValue)", "events": "\(report.events)"])
             )
         case .location, .heading, .region, .regionState:
             break

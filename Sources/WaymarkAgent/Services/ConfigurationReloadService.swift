@@ -47,7 +47,7 @@ struct ConfigurationReloadService: Service {
         let gpsd = GPSDConnection.Configuration(configuration.gpsd, keeping: connection.configuration)
         if gpsd == connection.configuration {
             logger.info(
-                "SIGHUP: \(file) reloaded; [location], [heading], [activity], [regions] and [deferred] apply at once, the gpsd connection is unchanged; [agent], [spool] and [sinks.file] apply at the next start"
+                "SIGHUP: \(file) reloaded; [location], [heading], [activity], [regions], [deferred] and [agent] device_id apply at once, the gpsd connection is unchanged; the rest of [agent], [spool] and [sinks.file] apply at the next start"
             )
         } else {
             logger.notice("SIGHUP: \(file) reloaded; reconnecting to gpsd at \(gpsd.server)")

@@ -96,6 +96,7 @@ public final class LocationService: Service, Sendable {
         var core = AgentCore(
             configuration: configuration,
             savedInside: regionStates?.load(),
+            clockFloor: Agent.releaseDate,
             storage: storage,
             sink: sink,
             logger: logger

@@ -66,6 +66,10 @@ public struct FixFreshness: Sendable {
         maxAgeNanoseconds = maxAge.nanoseconds
     }
 
+    /// How far arrivals trail GPS time (the reference delay): GPS time at a monotonic instant is that instant
+    /// minus this. Nil until the first fix of the stream.
+    public var arrivalDelay: Duration? { hasReference ? .nanoseconds(reference) : nil }
+
     /// Forgets the stream: a new connection to gpsd (another server, a restarted replay) may bring another
     /// delay and another time base. The first fix of the new stream is judged as the first fix ever.
     public mutating func startNewStream() {

@@ -43,6 +43,9 @@ public struct LocationFilter: Sendable {
     /// back since it.
     public var lastKnown: Location? { bestInaccurate ?? lastAccepted }
 
+    /// How far arrivals trail GPS time in the current stream (``FixFreshness/arrivalDelay``).
+    public var arrivalDelay: Duration? { freshness.arrivalDelay }
+
     /// A new stream of fixes begins (a connection to gpsd): freshness and order are judged afresh, and if
     /// its GPS time is behind the last delivery, delivery starts again as for the first fix.
     public mutating func startNewStream() {

@@ -24,6 +24,10 @@ public struct EventPipeline: Sendable {
     /// Whether the set of regions the vehicle is inside changed since ``takeRegionChanges()``: the agent
     /// then saves it.
     public private(set) var regionsChanged = false
+    /// How far the monotonic clock runs ahead of GPS time, from the fixes seen (the freshness check's
+    /// reference). A reconnection keeps it until the new stream's first fix sets it again. Nil before the
+    /// first fix.
+    public private(set) var gpsClockDelay: Duration?
 
     /// - Parameter savedInside: the regions the vehicle was inside when their states were last saved, or nil.
     public init(
@@ -85,14 +89,18 @@ public struct EventPipeline: Sendable {
     public var lastLocation: Location? { filter.lastDelivered }
 
     /// Applies reloaded `[activity]` settings; turning automatic pausing off ends a pause (a `resume`).
-    public mutating func applyActivity(_ settings: ActivitySettings, wallClock: Timestamp) -> [Event] {
-        recorded(activity.apply(settings, time: eventTime(wallClock)))
+    public mutating func applyActivity(
+        _ settings: ActivitySettings,
+        at now: MonotonicInstant,
+        wallClock: Timestamp
+    ) -> [Event] {
+        recorded(activity.apply(settings, time: eventTime(at: now, wallClock: wallClock)))
     }
 
     /// Time passes without input (the agent's timer, at ``ActivityMonitor/nextDeadline``): the no-fix pause
     /// and the probes while paused.
     public mutating func advance(to now: MonotonicInstant, wallClock: Timestamp) -> [Event] {
-        recorded(activity.advance(to: now, time: eventTime(wallClock)))
+        recorded(activity.advance(to: now, time: eventTime(at: now, wallClock: wallClock)))
     }
 
     /// The agent stops, or the replay ended: the trip in progress ends (a `trip` with reason `shutdown`).
@@ -155,6 +163,7 @@ public struct EventPipeline: Sendable {
                 wallClock: update.wallClock,
                 wallClockSynchronized: update.wallClockSynchronized
             )
+            if let delay = filter.arrivalDelay { gpsClockDelay = delay }
             if held == nil || held == .inaccurate {
                 let changes = activity.observe(location, arrival: update.monotonic, usable: held == nil)
                 record(changes, received: update.received, into: &events)
@@ -289,17 +298,21 @@ public struct EventPipeline: Sendable {
         )
     }
 
-    /// Events not derived from a fix carry the wall clock, but never a time before the last fix: a board
-    /// without a real-time clock boots in 1970, and its events must not sort before the fixes they follow.
+    /// A fix-derived event carries the fix's GPS time; any other the time of ``eventTime(at:wallClock:)``.
     private func eventTime(_ update: SourceUpdate) -> Timestamp {
         if case .location(let location) = update.event { return location.time }
-        return eventTime(update.wallClock)
+        return eventTime(at: update.monotonic, wallClock: update.wallClock)
     }
 
-    /// The time of an event that is not derived from a fix: `wallClock`, but never before the newest fix.
-    public func eventTime(_ wallClock: Timestamp) -> Timestamp {
-        guard let last = filter.newestFix?.time, last > wallClock else { return wallClock }
-        return last
+    /// The time of an event not derived from a fix, made at `now` (docs/architecture.md, "Clocks"): GPS time
+    /// carried forward on the monotonic clock from the fixes seen, never before the newest fix; before the
+    /// first fix, `wallClock`. A board without a real-time clock boots in 1970 or months off, and its events
+    /// must land in the same day's log as the fixes around them.
+    public func eventTime(at now: MonotonicInstant, wallClock: Timestamp) -> Timestamp {
+        guard let gpsClockDelay else { return wallClock }
+        let time = EventClock.gpsTime(at: now, delay: gpsClockDelay)
+        guard let newest = filter.newestFix?.time, newest > time else { return time }
+        return newest
     }
 
     static func describe(_ duration: Duration) -> String {

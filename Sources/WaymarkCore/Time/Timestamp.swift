@@ -63,4 +63,13 @@ extension Timestamp {
         guard !overflow, !sumOverflow else { return seconds < 0 ? .min : .max }
         return sum
     }
+
+    /// The instant `value` nanoseconds after 1970 (before it when negative).
+    public init(nanosecondsSince1970 value: Int64) {
+        let (seconds, remainder) = value.quotientAndRemainder(dividingBy: 1_000_000_000)
+        self =
+            remainder < 0
+            ? Timestamp(seconds: seconds - 1, nanoseconds: Int32(remainder + 1_000_000_000))
+            : Timestamp(seconds: seconds, nanoseconds: Int32(remainder))
+    }
 }

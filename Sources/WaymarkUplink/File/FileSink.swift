@@ -2,8 +2,10 @@ import WaymarkCore
 import WaymarkStore
 
 /// The fleet-review logs (README, "The spool, deferred batches and the fleet-review logs") under the log directory:
-/// - `events/YYYY-MM-DD.jsonl`: every event, one JSON line each, in the file of its UTC date;
-/// - `trips/<start>.gpx`: one GPX 1.1 track per trip, split into segments where the fix was lost;
+/// - `events/YYYY-MM-DD.jsonl`: every event, one JSON line each (with the board's `device`), in the file of
+///   its UTC date;
+/// - `trips/<start>.gpx`: one GPX 1.1 track per trip, split into segments where the fix was lost, named and
+///   sourced (`<src>`) with the `device` of its trip's line;
 /// - `trips.jsonl`: the `trip` event of every trip.
 ///
 /// Files older than ``Retention/maxAgeDays`` days, and the oldest files while all of them take more than
@@ -117,7 +119,9 @@ public final class FileSink: Sink {
         {
             let segments = try TripTrack.segments(of: tracks.track(before: trip.seq, since: start), through: trip.time)
             var document: [UInt8] = []
-            GPXWriter.track(name: "Trip \(startText)", segments: segments, into: &document)
+            let device = line.string("device")
+            let name = device.map { "\($0) trip \(startText)" } ?? "Trip \(startText)"
+            GPXWriter.track(name: name, source: device, segments: segments, into: &document)
             try Files.replace("\(directory)/trips/\(TripTrack.fileName(start: start))", with: document)
         }
         try appending.append(trip.line + [UInt8(ascii: "\n")], to: tripsPath)

@@ -22,6 +22,8 @@ import WaymarkCore
 public struct GPXWriter: Sendable {
     /// The track's `<name>`.
     public let name: String
+    /// The track's `<src>`, the board that recorded it (`[agent] device_id`); nil writes none.
+    public let source: String?
     /// The program named in `<gpx creator>`.
     public let creator: String
     /// Points written so far.
@@ -39,8 +41,9 @@ public struct GPXWriter: Sendable {
         case finished
     }
 
-    public init(name: String, creator: String = "Waymark") {
+    public init(name: String, source: String? = nil, creator: String = "Waymark") {
         self.name = name
+        self.source = source
         self.creator = creator
     }
 
@@ -85,11 +88,12 @@ public struct GPXWriter: Sendable {
     ///     points and the instants it lost its fix.
     public static func track(
         name: String,
+        source: String? = nil,
         segments: [[TrackPoint]],
         creator: String = "Waymark",
         into buffer: inout [UInt8]
     ) {
-        var writer = GPXWriter(name: name, creator: creator)
+        var writer = GPXWriter(name: name, source: source, creator: creator)
         for segment in segments {
             for point in segment { writer.add(point, into: &buffer) }
             writer.endSegment(into: &buffer)
@@ -117,6 +121,11 @@ public struct GPXWriter: Sendable {
         buffer.append(contentsOf: "  <trk>\n    <name>".utf8)
         Self.appendEscaped(name, to: &buffer)
         buffer.append(contentsOf: "</name>\n".utf8)
+        if let source {
+            buffer.append(contentsOf: "    <src>".utf8)
+            Self.appendEscaped(source, to: &buffer)
+            buffer.append(contentsOf: "</src>\n".utf8)
+        }
         state = .inTrack
     }
 
