@@ -1,3 +1,5 @@
+import WaymarkFormats
+
 extension Configuration {
     /// The sections of the file, in the order that messages list them. A new section is one line here and a
     /// `read(from:)` in its settings type that reads each of its keys with a ``ValueRule``.

@@ -1,4 +1,5 @@
 import WaymarkCore
+import WaymarkFormats
 
 /// The agent's settings, as read from its TOML file (README, "Configuration"); every setting has a default.
 ///

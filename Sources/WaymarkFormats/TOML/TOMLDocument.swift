@@ -8,12 +8,12 @@
 /// Rejected with a message rather than read: dotted keys in `key = value` lines (`a.b = 1`), arrays of tables
 /// (`[[x]]`), multi-line strings and dates. Like TOML itself, a key or table defined twice is an error.
 /// Reading stops at the first error, which names the file and line.
-struct TOMLDocument: Sendable, Equatable {
+public struct TOMLDocument: Sendable, Equatable {
     /// The top-level table; each `[header]` is a sub-table of it.
-    var root: TOMLTable
+    public var root: TOMLTable
 
     /// Reads `text`; `fileName` starts every error message.
-    init(parsing text: String, fileName: String) throws(TOMLSyntaxError) {
+    public init(parsing text: String, fileName: String) throws(TOMLSyntaxError) {
         var parser = TOMLParser(text: text, fileName: fileName)
         root = try parser.parseDocument()
     }

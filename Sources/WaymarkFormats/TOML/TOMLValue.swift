@@ -1,5 +1,5 @@
 /// A value in a TOML document.
-enum TOMLValue: Sendable, Equatable {
+public enum TOMLValue: Sendable, Equatable {
     case string(String)
     case integer(Int64)
     case float(Double)
@@ -8,7 +8,7 @@ enum TOMLValue: Sendable, Equatable {
     case table(TOMLTable)
 
     /// The TOML type of a value, named in messages about a value of the wrong type.
-    enum Kind: Sendable, Equatable {
+    public enum Kind: Sendable, Equatable {
         case string
         case integer
         case float
@@ -17,7 +17,7 @@ enum TOMLValue: Sendable, Equatable {
         case table
 
         /// The type with its article, as in "must be an integer, not a string".
-        var noun: String {
+        public var noun: String {
             switch self {
             case .string: "a string"
             case .integer: "an integer"
@@ -29,7 +29,7 @@ enum TOMLValue: Sendable, Equatable {
         }
     }
 
-    var kind: Kind {
+    public var kind: Kind {
         switch self {
         case .string: .string
         case .integer: .integer
@@ -43,7 +43,7 @@ enum TOMLValue: Sendable, Equatable {
 
 extension TOMLValue: CustomStringConvertible {
     /// The value written as TOML on one line, as messages quote it: `"2947"`, `-5`, `[1, 2]`.
-    var description: String {
+    public var description: String {
         switch self {
         case .string(let string): TOMLValue.quoted(string)
         case .integer(let integer): String(integer)
@@ -58,7 +58,7 @@ extension TOMLValue: CustomStringConvertible {
     }
 
     /// A key as TOML writes it: bare if it can be, else quoted.
-    static func key(_ key: String) -> String {
+    public static func key(_ key: String) -> String {
         let isBare = !key.isEmpty && key.utf8.allSatisfy(TOMLValue.isBareKeyByte)
         return isBare ? key : quoted(key)
     }
@@ -75,7 +75,7 @@ extension TOMLValue: CustomStringConvertible {
     }
 
     /// `string` as a TOML basic string, with quotes, backslashes and control characters escaped.
-    static func quoted(_ string: String) -> String {
+    public static func quoted(_ string: String) -> String {
         var result = "\""
         for scalar in string.unicodeScalars {
             switch scalar {

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import WaymarkAgent
+@testable import WaymarkFormats
 
 @Suite struct TOMLSyntaxErrorTests {
     @Test(arguments: [

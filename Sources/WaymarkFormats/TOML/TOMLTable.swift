@@ -1,17 +1,17 @@
 /// A TOML table: its keys and sub-tables in the order they were written.
-struct TOMLTable: Sendable, Equatable {
+public struct TOMLTable: Sendable, Equatable {
     /// The keys and sub-tables, in the order they were first written.
-    private(set) var entries: [TOMLEntry] = []
+    public private(set) var entries: [TOMLEntry] = []
     /// True for a table that no `[header]` opened, only a longer one: `sinks` in `[sinks.file]`.
-    var isImplied = false
+    public var isImplied = false
     private var positions: [String: Int] = [:]
 
-    init(isImplied: Bool = false) {
+    public init(isImplied: Bool = false) {
         self.isImplied = isImplied
     }
 
     /// The entry for `key`, if the table has one.
-    subscript(key: String) -> TOMLEntry? {
+    public subscript(key: String) -> TOMLEntry? {
         positions[key].map { entries[$0] }
     }
 
