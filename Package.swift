@@ -59,7 +59,10 @@ let package = Package(
         ),
         // Real gpsd processes, fixture paths and the capture oracle, shared by the test targets.
         .target(name: "WaymarkTestSupport", path: "Tests/WaymarkTestSupport"),
-        .testTarget(name: "WaymarkFormatsTests", dependencies: ["WaymarkFormats", "WaymarkTestSupport"]),
+        .testTarget(
+            name: "WaymarkFormatsTests",
+            dependencies: ["WaymarkFormats", "WaymarkCore", "WaymarkTestSupport"]
+        ),
         .testTarget(name: "WaymarkCoreTests", dependencies: ["WaymarkCore", "WaymarkTestSupport"]),
         .testTarget(name: "WaymarkGPSDTests", dependencies: ["WaymarkGPSD", "WaymarkCore", "WaymarkTestSupport"]),
         .testTarget(name: "WaymarkStoreTests", dependencies: ["WaymarkStore", "WaymarkTestSupport"]),

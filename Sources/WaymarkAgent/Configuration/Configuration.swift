@@ -61,7 +61,7 @@ public struct Configuration: Sendable, Equatable {
             document = try TOMLDocument(parsing: text, fileName: fileName)
         } catch {
             throw ConfigurationError(issues: [
-                ConfigurationIssue(file: error.file, line: error.line, message: error.message)
+                ConfigurationIssue(file: error.file, line: error.line, column: error.column, message: error.message)
             ])
         }
         let (configuration, issues) = settings(in: document.root, file: fileName)

@@ -4,6 +4,9 @@ public enum TOMLValue: Sendable, Equatable {
     case integer(Int64)
     case float(Double)
     case boolean(Bool)
+    /// An offset date-time, local date-time, local date or local time; ``kind`` says which.
+    case dateTime(TOMLDateTime)
+    /// An array written in brackets, or an array of tables (`[[name]]`), whose elements are all tables.
     case array([TOMLValue])
     case table(TOMLTable)
 
@@ -13,6 +16,10 @@ public enum TOMLValue: Sendable, Equatable {
         case integer
         case float
         case boolean
+        case offsetDateTime
+        case localDateTime
+        case localDate
+        case localTime
         case array
         case table
 
@@ -23,6 +30,10 @@ public enum TOMLValue: Sendable, Equatable {
             case .integer: "an integer"
             case .float: "a float"
             case .boolean: "a boolean"
+            case .offsetDateTime: "an offset date-time"
+            case .localDateTime: "a local date-time"
+            case .localDate: "a local date"
+            case .localTime: "a local time"
             case .array: "an array"
             case .table: "a table"
             }
@@ -35,6 +46,13 @@ public enum TOMLValue: Sendable, Equatable {
         case .integer: .integer
         case .float: .float
         case .boolean: .boolean
+        case .dateTime(let dateTime):
+            switch (dateTime.date, dateTime.time, dateTime.offsetMinutes) {
+            case (_?, _?, _?): .offsetDateTime
+            case (_?, _?, nil): .localDateTime
+            case (_?, nil, _): .localDate
+            case (nil, _, _): .localTime
+            }
         case .array: .array
         case .table: .table
         }
@@ -49,6 +67,7 @@ extension TOMLValue: CustomStringConvertible {
         case .integer(let integer): String(integer)
         case .float(let float): TOMLValue.literal(float)
         case .boolean(let boolean): String(boolean)
+        case .dateTime(let dateTime): dateTime.description
         case .array(let elements): "[" + elements.map(\.description).joined(separator: ", ") + "]"
         case .table(let table):
             table.entries.isEmpty
@@ -59,19 +78,8 @@ extension TOMLValue: CustomStringConvertible {
 
     /// A key as TOML writes it: bare if it can be, else quoted.
     public static func key(_ key: String) -> String {
-        let isBare = !key.isEmpty && key.utf8.allSatisfy(TOMLValue.isBareKeyByte)
+        let isBare = !key.isEmpty && key.utf8.allSatisfy { $0.isBareKeyByte }
         return isBare ? key : quoted(key)
-    }
-
-    /// Whether `byte` may appear in a bare key: ASCII letters, digits, `_` and `-`.
-    static func isBareKeyByte(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-            UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"), UInt8(ascii: "-"):
-            true
-        default:
-            false
-        }
     }
 
     /// `string` as a TOML basic string, with quotes, backslashes and control characters escaped.

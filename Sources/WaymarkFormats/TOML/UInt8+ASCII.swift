@@ -15,4 +15,21 @@ extension UInt8 {
     static let closeBracket = UInt8(ascii: "]")
     static let openBrace = UInt8(ascii: "{")
     static let closeBrace = UInt8(ascii: "}")
+
+    /// Whether the byte may appear in a bare TOML key: ASCII letters, digits, `_` and `-`.
+    var isBareKeyByte: Bool {
+        switch self {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"), UInt8(ascii: "-"):
+            true
+        default:
+            false
+        }
+    }
+
+    /// Whether the byte is an ASCII digit.
+    var isDigit: Bool { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(self) }
+
+    /// Whether TOML forbids the byte unescaped in strings and comments: the ASCII controls but tab.
+    var isTOMLControl: Bool { (self < 0x20 && self != .tab) || self == 0x7F }
 }
