@@ -27,7 +27,11 @@ let package = Package(
         // General-purpose readers of text formats (TOML, JSON, XML): no domain types, no I/O.
         .target(name: "WaymarkFormats"),
         // The magnetic model's official coefficient file is compiled in as text (WMM2025+Coefficients.swift).
-        .target(name: "WaymarkCore", exclude: ["Magnetism/WMM2025.COF", "Magnetism/README.md"]),
+        .target(
+            name: "WaymarkCore",
+            dependencies: ["WaymarkFormats"],
+            exclude: ["Magnetism/WMM2025.COF", "Magnetism/README.md"]
+        ),
         .target(name: "WaymarkGPSD", dependencies: ["CLibGPS", "WaymarkCore"]),
         .systemLibrary(
             name: "CSQLite",
@@ -35,7 +39,7 @@ let package = Package(
             providers: [.apt(["libsqlite3-dev"])]
         ),
         .target(name: "WaymarkStore", dependencies: ["WaymarkCore", "CSQLite"]),
-        .target(name: "WaymarkUplink", dependencies: ["WaymarkCore", "WaymarkStore"]),
+        .target(name: "WaymarkUplink", dependencies: ["WaymarkCore", "WaymarkFormats", "WaymarkStore"]),
         .target(
             name: "WaymarkAgent",
             dependencies: [
@@ -59,10 +63,7 @@ let package = Package(
         ),
         // Real gpsd processes, fixture paths and the capture oracle, shared by the test targets.
         .target(name: "WaymarkTestSupport", path: "Tests/WaymarkTestSupport"),
-        .testTarget(
-            name: "WaymarkFormatsTests",
-            dependencies: ["WaymarkFormats", "WaymarkCore", "WaymarkTestSupport"]
-        ),
+        .testTarget(name: "WaymarkFormatsTests", dependencies: ["WaymarkFormats", "WaymarkTestSupport"]),
         .testTarget(name: "WaymarkCoreTests", dependencies: ["WaymarkCore", "WaymarkTestSupport"]),
         .testTarget(name: "WaymarkGPSDTests", dependencies: ["WaymarkGPSD", "WaymarkCore", "WaymarkTestSupport"]),
         .testTarget(name: "WaymarkStoreTests", dependencies: ["WaymarkStore", "WaymarkTestSupport"]),

@@ -1,4 +1,3 @@
-import WaymarkCore
 import WaymarkFormats
 
 /// A value as toml-test's expected `.json` files write it: tables as objects, arrays as arrays, and every other

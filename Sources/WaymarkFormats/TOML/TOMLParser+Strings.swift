@@ -159,7 +159,7 @@ extension TOMLParser {
         index += 1
         var value: UInt32 = 0
         for _ in 0..<digitCount {
-            guard let byte = peek(), let digit = Self.hexDigitValue(byte) else {
+            guard let byte = peek(), let digit = byte.hexadecimalDigitValue else {
                 throw failure("\\\(digitCount == 4 ? "u" : "U") must be followed by \(digitCount) hexadecimal digits")
             }
             index += 1

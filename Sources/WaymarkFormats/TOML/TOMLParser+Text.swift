@@ -97,7 +97,7 @@ extension TOMLParser {
                     line: line,
                     column: offset - lineStart + 1,
                     message:
-                        "the text is not UTF-8 (byte 0x\(Self.hex(bytes[offset], digits: 2))); TOML files are UTF-8"
+                        "the text is not UTF-8 (byte 0x\(bytes[offset].hexadecimal(digits: 2))); TOML files are UTF-8"
                 )
             }
         }
@@ -122,7 +122,7 @@ extension TOMLParser {
         if byte == .lineFeed || (byte == .carriageReturn && peek(1) == .lineFeed) { return "the end of the line" }
         if byte == .carriageReturn { return "U+000D (a carriage return)" }
         if byte.isTOMLControl || byte == .tab {
-            return "U+" + Self.hex(byte, digits: 4)
+            return "U+" + byte.hexadecimal(digits: 4)
         }
         let length =
             switch byte {
@@ -134,19 +134,5 @@ extension TOMLParser {
         let character = String(decoding: bytes[index..<min(index + length, bytes.count)], as: UTF8.self)
         guard quoted else { return character }
         return byte == .quote ? "'\"'" : "\"\(character)\""
-    }
-
-    static func hex(_ byte: UInt8, digits: Int) -> String {
-        let text = String(byte, radix: 16, uppercase: true)
-        return String(repeating: "0", count: max(0, digits - text.count)) + text
-    }
-
-    static func hexDigitValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
     }
 }

@@ -1,4 +1,5 @@
 import WaymarkCore
+import WaymarkFormats
 
 /// One event line of the JSON Lines output (README, "Events"), decoded into its top-level members.
 ///

@@ -1,3 +1,5 @@
+import WaymarkFormats
+
 extension RegionFileDecoder {
     /// An id as read from `properties.id` or the Feature's `id`.
     enum IDRead {
@@ -267,7 +269,7 @@ extension RegionFileDecoder {
             case "radius":
                 properties.hasRadius = true
                 if kind == .number {
-                    let start = reader.index
+                    let start = reader.offset
                     let value = try reader.readNumber()
                     let text = value > 0 && value.isFinite ? nil : reader.text(from: start)
                     properties.radius = (value, text, valuePosition)

@@ -1,3 +1,5 @@
+import WaymarkFormats
+
 extension RegionFileDecoder {
     /// The geometry types a region can have.
     enum GeometryType {

@@ -1,3 +1,5 @@
+import WaymarkFormats
+
 /// Reads a region file into ``RegionFile/Feature``s and problems: the work behind
 /// ``RegionFile/init(parsing:fileName:)``.
 ///

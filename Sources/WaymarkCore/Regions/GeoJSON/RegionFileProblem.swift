@@ -1,3 +1,5 @@
+import WaymarkFormats
+
 /// One problem in a region file, which its ``description`` tells in one line:
 /// `regions.geojson:14:9: features[12] (id "depot-3"): properties.radius = -5: must be a positive number of metres`.
 public struct RegionFileProblem: Hashable, Sendable, CustomStringConvertible {

@@ -307,8 +307,15 @@ public struct JSONReader: Sendable {
         self.lineStart = lineStart
     }
 
-    /// The text from `offset` to ``index``, as written: `-12.50e3` after reading a number that starts at `offset`.
-    func text(from offset: Int) -> String {
+    /// The offset in the text of the next byte to read; with ``text(from:)``, it gives a value as written.
+    public var offset: Int { index }
+
+    /// The bytes not read yet, from ``offset`` on, to look ahead without reading.
+    public var unreadBytes: ArraySlice<UInt8> { bytes[index...] }
+
+    /// The text from `offset` to ``offset``, as written: `-12.50e3` after reading a number that started at
+    /// `offset`.
+    public func text(from offset: Int) -> String {
         String(decoding: bytes[offset..<index], as: UTF8.self)
     }
 
@@ -328,19 +335,15 @@ public struct JSONReader: Sendable {
         case 0x21...0x7E:
             return "\"\(Character(Unicode.Scalar(byte)))\""
         case 0..<0x80:
-            return "U+\(hex(UInt32(byte), digits: 4))"
+            return "U+\(byte.hexadecimal(digits: 4))"
         default:
             let end = Self.endOfUTF8Sequence(in: bytes, at: offset)
             guard end > offset, let scalar = String(decoding: bytes[offset..<end], as: UTF8.self).unicodeScalars.first
             else {
-                return "byte 0x\(hex(UInt32(byte), digits: 2))"
+                return "byte 0x\(byte.hexadecimal(digits: 2))"
             }
-            return "\(Character(scalar)) (U+\(hex(scalar.value, digits: 4)))"
+            return "\(Character(scalar)) (U+\(scalar.value.hexadecimal(digits: 4)))"
         }
     }
 
-    func hex(_ value: UInt32, digits: Int) -> String {
-        let text = String(value, radix: 16, uppercase: true)
-        return String(repeating: "0", count: max(0, digits - text.count)) + text
-    }
 }

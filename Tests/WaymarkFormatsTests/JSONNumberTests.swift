@@ -1,7 +1,7 @@
 import Testing
 import WaymarkTestSupport
 
-@testable import WaymarkCore
+@testable import WaymarkFormats
 
 @Suite("JSONReader numbers: exactly the Double nearest to the decimal")
 struct JSONNumberTests {

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import WaymarkTestSupport
 
-@testable import WaymarkCore
+@testable import WaymarkFormats
 
 /// A JSON value as Foundation's `JSONDecoder` reads it: the reference the reader's results are held to.
 private indirect enum ReferenceTree: Decodable, Equatable {

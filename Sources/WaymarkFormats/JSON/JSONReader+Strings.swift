@@ -41,7 +41,7 @@ extension JSONReader {
                 escaped = true
                 try escape(decoding: decoding)
             case 0..<0x20:
-                let name = byte == 0x0A ? "a line break" : "control character U+\(hex(UInt32(byte), digits: 4))"
+                let name = byte == 0x0A ? "a line break" : "control character U+\(byte.hexadecimal(digits: 4))"
                 throw error("\(name) in a string: escape it, or close the string that opens at \(opening)")
             case 0x20..<0x80:
                 if escaped && decoding { scratch.append(byte) }
@@ -95,14 +95,14 @@ extension JSONReader {
             else {
                 index = backslash
                 throw error(
-                    "\\u\(hex(UInt32(unit), digits: 4)) is half a surrogate pair: a \\uDC00-\\uDFFF must follow"
+                    "\\u\(unit.hexadecimal(digits: 4)) is half a surrogate pair: a \\uDC00-\\uDFFF must follow"
                 )
             }
             let low = try codeUnit()
             guard (0xDC00...0xDFFF).contains(low) else {
                 index = backslash
                 throw error(
-                    "\\u\(hex(UInt32(unit), digits: 4)) is followed by \\u\(hex(UInt32(low), digits: 4)), "
+                    "\\u\(unit.hexadecimal(digits: 4)) is followed by \\u\(low.hexadecimal(digits: 4)), "
                         + "not by the low half of a surrogate pair (\\uDC00-\\uDFFF)"
                 )
             }
@@ -110,7 +110,7 @@ extension JSONReader {
             scalar = Unicode.Scalar(value)!
         case 0xDC00...0xDFFF:
             index = backslash
-            throw error("\\u\(hex(UInt32(unit), digits: 4)) is the low half of a surrogate pair without its high half")
+            throw error("\\u\(unit.hexadecimal(digits: 4)) is the low half of a surrogate pair without its high half")
         default:
             scalar = Unicode.Scalar(unit)!
         }
@@ -122,22 +122,13 @@ extension JSONReader {
         index += 2
         var unit: UInt16 = 0
         for _ in 0..<4 {
-            guard index < bytes.count, let digit = Self.hexDigit(bytes[index]) else {
+            guard index < bytes.count, let digit = bytes[index].hexadecimalDigitValue else {
                 throw error("expected 4 hexadecimal digits after \\u, found \(describeByte(at: index))")
             }
             unit = unit << 4 | UInt16(digit)
             index += 1
         }
         return unit
-    }
-
-    private static func hexDigit(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
     }
 
     /// The offset after the UTF-8 sequence of a character beyond ASCII starting at `offset`; `offset` itself when

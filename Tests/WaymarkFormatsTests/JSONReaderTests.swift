@@ -1,6 +1,6 @@
 import Testing
 
-@testable import WaymarkCore
+@testable import WaymarkFormats
 
 /// A JSON value as a tree, built by walking a ``JSONReader``: what the reader made of a text.
 indirect enum JSONTree: Hashable, Sendable {

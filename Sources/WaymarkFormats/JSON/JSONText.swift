@@ -1,8 +1,8 @@
 /// How numbers and strings are written as JSON: in region files, and in messages about JSON texts.
-enum JSONText {
+public enum JSONText {
     /// Appends `value` as the shortest JSON number that reads back as the same `Double`: `12`, `49.0123`,
     /// `1e-07`; a whole number without `.0`. JSON has no infinities and no NaN: those are written as `null`.
-    static func appendNumber(_ value: Double, to buffer: inout [UInt8]) {
+    public static func appendNumber(_ value: Double, to buffer: inout [UInt8]) {
         guard value.isFinite else {
             buffer.append(contentsOf: "null".utf8)
             return
@@ -11,14 +11,14 @@ enum JSONText {
         buffer.append(contentsOf: text.hasSuffix(".0") ? text.utf8.dropLast(2) : text.utf8[...])
     }
 
-    static func number(_ value: Double) -> String {
+    public static func number(_ value: Double) -> String {
         var buffer: [UInt8] = []
         appendNumber(value, to: &buffer)
         return String(decoding: buffer, as: UTF8.self)
     }
 
     /// Appends `text` in double quotes, escaping what JSON requires: `"`, `\` and control characters.
-    static func appendQuoted(_ text: String, to buffer: inout [UInt8]) {
+    public static func appendQuoted(_ text: String, to buffer: inout [UInt8]) {
         buffer.append(UInt8(ascii: "\""))
         for byte in text.utf8 {
             switch byte {
@@ -39,7 +39,7 @@ enum JSONText {
         buffer.append(UInt8(ascii: "\""))
     }
 
-    static func quoted(_ text: String) -> String {
+    public static func quoted(_ text: String) -> String {
         var buffer: [UInt8] = []
         appendQuoted(text, to: &buffer)
         return String(decoding: buffer, as: UTF8.self)
