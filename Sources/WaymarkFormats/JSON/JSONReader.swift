@@ -16,8 +16,12 @@
 /// A value that ``nextKey()`` or ``nextElement()`` announced and the caller did not read is skipped, checked all
 /// the same. Everything RFC 8259 forbids is refused with a ``JSONReaderError``: trailing commas, comments, single
 /// quotes, leading zeros, `NaN`, control characters and invalid UTF-8 in strings, lone surrogates in `\u` escapes,
-/// and anything after the top-level value. So are a key that appears twice in one object and text beyond the
-/// ``JSONLimits``. A UTF-8 byte order mark is skipped.
+/// and anything after the top-level value. So is text beyond the ``JSONLimits``. A UTF-8 byte order mark is
+/// skipped.
+///
+/// A key given twice in one object is announced twice: RFC 8259 says only that names *should* be unique, and
+/// what a repeat means (an error, or the last one wins) is for the caller, which knows what the object is and can
+/// say so: `duplicate key "name" in the properties of feature 12`.
 ///
 /// After an error the reader is in no defined state: do not read on.
 public struct JSONReader: Sendable {
@@ -30,15 +34,10 @@ public struct JSONReader: Sendable {
     /// Offset of the first byte of ``line``.
     private var lineStart: Int
     /// The innermost open array or object, when ``depth`` > 0; the others, outermost first, in ``outerFrames``.
-    private var frame = Frame(isObject: false, opening: TextPosition(line: 1, column: 1), keyBase: 0)
+    private var frame = Frame(isObject: false, opening: TextPosition(line: 1, column: 1))
     private var outerFrames: [Frame] = []
     /// How many arrays and objects are open around ``index``.
     private var depth = 0
-    /// The keys of the open objects, each object's after its ``Frame/keyBase``, to refuse a key given twice.
-    private var keys: [String] = []
-    /// The keys of the open objects with many of them, by depth, where a linear search of ``keys`` would be
-    /// quadratic.
-    private var keySets: [Int: Set<String>] = [:]
     /// Decoded bytes of the last string with escapes.
     var scratch: [UInt8] = []
 
@@ -49,13 +48,7 @@ public struct JSONReader: Sendable {
         var count = 0
         /// Where the value last announced starts, to see whether the caller read it.
         var valueStart = 0
-        var keyBase: Int
-        /// The keys are in ``JSONReader/keySets``.
-        var hasKeySet = false
     }
-
-    /// An object with more keys than this checks them for repeats in a set.
-    private static let linearKeySearchLimit = 16
 
     /// Starts reading `bytes` at the top-level value.
     ///
@@ -77,6 +70,10 @@ public struct JSONReader: Sendable {
         self.index = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
         self.lineStart = index
     }
+
+    /// Where the key that ``nextKey()`` returned last starts, at its opening quote: what a message about the key,
+    /// such as one given twice, points at.
+    public private(set) var keyPosition = TextPosition(line: 1, column: 1)
 
     /// Where the next byte to read is; after ``peek()``, ``nextKey()`` or ``nextElement()``, where the next value
     /// starts.
@@ -129,23 +126,16 @@ public struct JSONReader: Sendable {
     }
 
     /// The key of the next member of the innermost object, positioned at its value; nil after the object's `}`,
-    /// which it reads. The value last announced is skipped if the caller did not read it.
-    ///
-    /// - Throws: ``JSONReaderError`` also when the key was given before in the same object.
+    /// which it reads. The value last announced is skipped if the caller did not read it. A key given twice in
+    /// the object is announced twice.
     public mutating func nextKey() throws(JSONReaderError) -> String? {
         precondition(depth > 0 && frame.isObject, "nextKey() outside an object")
         guard try advance(closing: UInt8(ascii: "}"), after: "a member") else { return nil }
         guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
             throw error("expected a key in double quotes, found \(describeByte(at: index))")
         }
-        let keyPosition = position
+        keyPosition = position
         let key = try readString()
-        guard insert(key) else {
-            throw JSONReaderError(
-                position: keyPosition,
-                message: "the key \(JSONText.quoted(key)) is given twice in this object"
-            )
-        }
         skipWhitespace()
         guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else {
             throw error("expected : after the key \(JSONText.quoted(key)), found \(describeByte(at: index))")
@@ -181,13 +171,11 @@ public struct JSONReader: Sendable {
         let opening = position
         index += 1
         if depth > 0 { outerFrames.append(frame) }
-        frame = Frame(isObject: isObject, opening: opening, keyBase: keys.count)
+        frame = Frame(isObject: isObject, opening: opening)
         depth += 1
     }
 
     private mutating func close() {
-        if keys.count > frame.keyBase { keys.removeSubrange(frame.keyBase...) }
-        if frame.hasKeySet { keySets[depth] = nil }
         depth -= 1
         if depth > 0 { frame = outerFrames.removeLast() }
     }
@@ -222,22 +210,6 @@ public struct JSONReader: Sendable {
         }
         frame.count += 1
         frame.valueStart = index
-        return true
-    }
-
-    /// Records a key of the innermost object; false if it is there already.
-    private mutating func insert(_ key: String) -> Bool {
-        if frame.hasKeySet {
-            return keySets[depth, default: []].insert(key).inserted
-        }
-        let base = frame.keyBase
-        if keys[base...].contains(key) { return false }
-        keys.append(key)
-        if keys.count - base > Self.linearKeySearchLimit {
-            keySets[depth] = Set(keys[base...])
-            keys.removeSubrange(base...)
-            frame.hasKeySet = true
-        }
         return true
     }
 

@@ -1,4 +1,4 @@
-/// A text that is not JSON as ``JSONReader`` accepts it: malformed, a duplicate key, or beyond a ``JSONLimits``.
+/// A text that is not JSON as ``JSONReader`` accepts it: malformed, or beyond a ``JSONLimits``.
 ///
 /// Its ``description`` names the position and the problem: `3:17: expected , or } after a member, found ]`.
 public struct JSONReaderError: Error, Hashable, Sendable, CustomStringConvertible {
