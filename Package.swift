@@ -32,7 +32,7 @@ let package = Package(
             dependencies: ["WaymarkFormats"],
             exclude: ["Magnetism/WMM2025.COF", "Magnetism/README.md"]
         ),
-        .target(name: "WaymarkGPSD", dependencies: ["CLibGPS", "WaymarkCore"]),
+        .target(name: "WaymarkGPSD", dependencies: ["CLibGPS", "WaymarkCore", "WaymarkFormats"]),
         .systemLibrary(
             name: "CSQLite",
             pkgConfig: "sqlite3",

@@ -1,3 +1,5 @@
+import WaymarkFormats
+
 /// Reads a GPX document token by token into a ``GPXFile``.
 ///
 /// Points are `trkpt` in a `trkseg`, `rtept` in a `rte` and `wpt` in the root `gpx`, in document order. Inside a

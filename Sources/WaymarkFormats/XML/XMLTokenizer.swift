@@ -11,13 +11,13 @@
 /// and the ban on `--` inside comments, which real files break.
 ///
 /// Tokens refer to ``bytes`` by range and the tokenizer reuses its buffers, so reading allocates nothing per token.
-struct XMLTokenizer {
+public struct XMLTokenizer {
     /// The document, byte order mark included.
-    let bytes: [UInt8]
+    public let bytes: [UInt8]
     /// The attributes of the last ``XMLToken/startTag(_:)``, in document order, until the next start tag.
-    private(set) var attributes: [XMLAttribute] = []
+    public private(set) var attributes: [XMLAttribute] = []
     /// Offset of the first byte of the token ``next()`` returned last.
-    private(set) var tokenStart = 0
+    public private(set) var tokenStart = 0
 
     private struct OpenElement {
         var name: XMLName
@@ -33,7 +33,7 @@ struct XMLTokenizer {
     private var lines: LineCounter
 
     /// - Throws: ``XMLSyntaxError`` when the bytes start with a UTF-16 byte order mark.
-    init(_ bytes: [UInt8]) throws(XMLSyntaxError) {
+    public init(_ bytes: [UInt8]) throws(XMLSyntaxError) {
         if bytes.starts(with: [0xFE, 0xFF]) || bytes.starts(with: [0xFF, 0xFE]) {
             throw XMLSyntaxError(line: 1, message: "the file is UTF-16; convert it to UTF-8")
         }
@@ -44,20 +44,20 @@ struct XMLTokenizer {
     }
 
     /// The 1-based line of the byte at `offset`; cheapest when asked in document order.
-    mutating func line(at offset: Int) -> Int { lines.line(at: offset) }
+    public mutating func line(at offset: Int) -> Int { lines.line(at: offset) }
 
     /// Appends the text of a ``XMLToken/text(_:)`` or ``XMLAttribute/value`` to `buffer`, references decoded.
-    func appendDecoded(_ range: Range<Int>, to buffer: inout [UInt8]) {
+    public func appendDecoded(_ range: Range<Int>, to buffer: inout [UInt8]) {
         XMLReference.appendDecoded(bytes, range, to: &buffer)
     }
 
     /// The name as written, for messages.
-    func string(_ name: XMLName) -> String { String(decoding: bytes[name.qualified], as: UTF8.self) }
+    public func string(_ name: XMLName) -> String { String(decoding: bytes[name.qualified], as: UTF8.self) }
 
     /// The next token; nil at the end of a well-formed document.
     ///
     /// - Throws: ``XMLSyntaxError`` at the first markup that is not well-formed. Do not call again after that.
-    mutating func next() throws(XMLSyntaxError) -> XMLToken? {
+    public mutating func next() throws(XMLSyntaxError) -> XMLToken? {
         if let name = pendingEnd {
             pendingEnd = nil
             return .endTag(name)

@@ -2,9 +2,9 @@
 ///
 /// Namespaces are not resolved: `gpxtpx:speed` is matched by its ``local`` part, `speed`, whatever URI the
 /// `gpxtpx` prefix is bound to.
-struct XMLName: Hashable {
+public struct XMLName: Hashable {
     /// The name as written, prefix included: `gpxtpx:speed`.
-    var qualified: Range<Int>
+    public var qualified: Range<Int>
     /// The part after the last colon: `speed`; the whole name when it has no prefix.
-    var local: Range<Int>
+    public var local: Range<Int>
 }

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import WaymarkGPSD
+@testable import WaymarkFormats
 
 @Suite("Line numbers of byte offsets")
 struct LineCounterTests {

@@ -2,7 +2,7 @@
 ///
 /// Tokens refer to the tokenizer's ``XMLTokenizer/bytes`` by range, so reading allocates nothing per token.
 /// Comments, processing instructions and the DOCTYPE are checked and skipped; they never appear.
-enum XMLToken: Hashable {
+public enum XMLToken: Hashable {
     /// `<name …>` or `<name …/>`. Its attributes are ``XMLTokenizer/attributes`` until the next token;
     /// a self-closing tag is followed by its ``endTag(_:)``.
     case startTag(XMLName)
