@@ -6,6 +6,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "waymark", targets: ["waymark"]),
+        .library(name: "WaymarkFormats", targets: ["WaymarkFormats"]),
         .library(name: "WaymarkCore", targets: ["WaymarkCore"]),
         .library(name: "WaymarkGPSD", targets: ["WaymarkGPSD"]),
         .library(name: "WaymarkStore", targets: ["WaymarkStore"]),
@@ -23,20 +24,27 @@ let package = Package(
             pkgConfig: "libgps",
             providers: [.apt(["libgps-dev"])]
         ),
+        // General-purpose readers of text formats (TOML, JSON, XML): no domain types, no I/O.
+        .target(name: "WaymarkFormats"),
         // The magnetic model's official coefficient file is compiled in as text (WMM2025+Coefficients.swift).
-        .target(name: "WaymarkCore", exclude: ["Magnetism/WMM2025.COF", "Magnetism/README.md"]),
-        .target(name: "WaymarkGPSD", dependencies: ["CLibGPS", "WaymarkCore"]),
+        .target(
+            name: "WaymarkCore",
+            dependencies: ["WaymarkFormats"],
+            exclude: ["Magnetism/WMM2025.COF", "Magnetism/README.md"]
+        ),
+        .target(name: "WaymarkGPSD", dependencies: ["CLibGPS", "WaymarkCore", "WaymarkFormats"]),
         .systemLibrary(
             name: "CSQLite",
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]
         ),
         .target(name: "WaymarkStore", dependencies: ["WaymarkCore", "CSQLite"]),
-        .target(name: "WaymarkUplink", dependencies: ["WaymarkCore", "WaymarkStore"]),
+        .target(name: "WaymarkUplink", dependencies: ["WaymarkCore", "WaymarkFormats", "WaymarkStore"]),
         .target(
             name: "WaymarkAgent",
             dependencies: [
                 "WaymarkCore",
+                "WaymarkFormats",
                 "WaymarkGPSD",
                 "WaymarkStore",
                 "WaymarkUplink",
@@ -55,6 +63,7 @@ let package = Package(
         ),
         // Real gpsd processes, fixture paths and the capture oracle, shared by the test targets.
         .target(name: "WaymarkTestSupport", path: "Tests/WaymarkTestSupport"),
+        .testTarget(name: "WaymarkFormatsTests", dependencies: ["WaymarkFormats", "WaymarkTestSupport"]),
         .testTarget(name: "WaymarkCoreTests", dependencies: ["WaymarkCore", "WaymarkTestSupport"]),
         .testTarget(name: "WaymarkGPSDTests", dependencies: ["WaymarkGPSD", "WaymarkCore", "WaymarkTestSupport"]),
         .testTarget(name: "WaymarkStoreTests", dependencies: ["WaymarkStore", "WaymarkTestSupport"]),

@@ -9,7 +9,8 @@ extension Waymark {
             abstract: "Replay a recorded drive through the pipeline on a simulated clock.",
             discussion: """
                 FILE is a gpsd JSON capture (what `gpspipe -w` writes) or a GPX 1.1 file (trkpt, rtept, wpt \
-                with time). The counts of what was delivered and what was rejected, and why, go to stderr.
+                with time, or without it given --route-speed). The counts of what was delivered and what was \
+                rejected, and why, go to stderr, with the first GPX points skipped and their lines.
                 """
         )
 
@@ -28,6 +29,16 @@ extension Waymark {
             help: "Replay at N times the recorded speed (default: as fast as possible)."
         )
         var speed: Double?
+
+        @Option(
+            name: .customLong("route-speed"),
+            parsing: .unconditional,
+            help: """
+                Replay a GPX planned route without times at a constant KMH: each point is reached from the one \
+                before along the geodesic between them, from 2000-01-01T00:00:00Z on.
+                """
+        )
+        var routeSpeedKMH: Double?
 
         @Flag(
             name: .long,
@@ -52,6 +63,9 @@ extension Waymark {
             if let speed, !(speed > 0 && speed.isFinite) {
                 throw ValidationError("--speed \(speed): must be a number greater than 0")
             }
+            if let routeSpeedKMH, !(routeSpeedKMH > 0 && routeSpeedKMH.isFinite) {
+                throw ValidationError("--route-speed \(routeSpeedKMH): must be a speed in km/h greater than 0")
+            }
         }
 
         func run() async throws {
@@ -73,6 +87,9 @@ extension Waymark {
             if let capture = source as? CaptureReplay, capture.nmeaSentences > 0 {
                 summary.count("nmea", by: capture.nmeaSentences)
             }
+            if let gpx = source as? GPXReplay {
+                for line in gpx.skippedPoints(fileName: file) { logger.warning("\(line)") }
+            }
             printError("replay \(file): \(summary.summary)")
             if spool, let io = ProcessIO.current() {
                 // What the spool and the sinks cost the disk, for measuring wear (scripts/measure-spool-wear.sh).
@@ -83,7 +100,11 @@ extension Waymark {
         /// The recording, or a one-line error naming it and exit status 1.
         private func openRecording() throws -> any ReplaySource {
             let result = Result { () throws(ReplayError) in
-                try WaymarkGPSD.Replay.open(contentsOf: file, decoder: decoder)
+                try WaymarkGPSD.Replay.open(
+                    contentsOf: file,
+                    decoder: decoder,
+                    routeSpeed: routeSpeedKMH.map { $0 / 3.6 }
+                )
             }
             switch result {
             case .success(let source):

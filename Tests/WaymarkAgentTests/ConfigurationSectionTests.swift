@@ -1,4 +1,5 @@
 import Testing
+import WaymarkFormats
 
 @testable import WaymarkAgent
 

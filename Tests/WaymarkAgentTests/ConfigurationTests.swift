@@ -55,6 +55,19 @@ import WaymarkCore
         #expect(try Configuration.parse(text, fileName: "waymark.toml") == expected)
     }
 
+    @Test func readsDottedKeysAsSections() throws {
+        let text = """
+            gpsd.port = 2948
+            sinks.file.enabled = false
+            [agent]
+            device_id = "bus-0042"
+            """
+        let configuration = try Configuration.parse(text, fileName: "waymark.toml")
+        #expect(configuration.gpsd.port == 2948)
+        #expect(!configuration.fileSink.enabled)
+        #expect(configuration.agent.deviceID == "bus-0042")
+    }
+
     @Test func keysLeftOutKeepTheirDefaults() throws {
         let configuration = try Configuration.parse("[gpsd]\nport = 3000", fileName: "waymark.toml")
         #expect(configuration == Configuration(gpsd: GPSDSettings(port: 3000)))
@@ -255,8 +268,18 @@ import WaymarkCore
             "device_id = \"bus-0042\"\n[agent]",
             "waymark.toml:1: device_id: key outside any section; allowed sections are agent, gpsd, location, heading, activity, regions, deferred, spool, sinks.file"
         ),
+        (
+            "[gpsd]\nreconnect_min = 1979-05-27",
+            #"waymark.toml:2: [gpsd] reconnect_min = 1979-05-27: must be a duration such as "500ms", "5s", "3m" or "2h", not a local date"#
+        ),
+        (
+            "[[sinks.file]]\nenabled = true",
+            "waymark.toml:1: [sinks] file: a section, to be written as [sinks.file], not an array"
+        ),
+        ("gpsd = 1", "waymark.toml:1: gpsd: a section, to be written as [gpsd], not an integer"),
         // A syntax error is the only issue
-        ("[gpsd]\nport = 2947\nport = 1\n[agnet]", "waymark.toml:3: duplicate key port; it is already set at line 2"),
+        ("[gpsd]\nport = 2947\nport = 1\n[agnet]", "waymark.toml:3:1: duplicate key port; it is already set at line 2"),
+        ("[gpsd]\nport = 2947 2948", #"waymark.toml:2:13: expected the end of the line after the value, found "2""#),
     ])
     func reportsOneLine(text: String, expected: String) {
         let error = #expect(throws: ConfigurationError.self) {

@@ -229,7 +229,7 @@ import WaymarkCore
         ),
         (
             "[sinks]\nfile = true",
-            "waymark.toml:2: [sinks] file: unknown key; [sinks] holds only the sections sinks.file"
+            "waymark.toml:2: [sinks] file: a section, to be written as [sinks.file], not a boolean"
         ),
         (
             "[sinks.http]",

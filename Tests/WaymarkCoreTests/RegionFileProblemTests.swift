@@ -7,7 +7,7 @@ struct RegionFileProblemTests {
     @Test(
         "each problem names the feature, the member, the value and what is wrong",
         arguments: Case.coordinates + Case.ids + Case.geometries + Case.features
-            + Case.properties
+            + Case.properties + Case.repeatedKeys
     )
     func problem(_ expected: Case) throws {
         let file = RegionFileTests.parse(
@@ -30,6 +30,23 @@ struct RegionFileProblemTests {
         #expect(problem.value == expected.value)
         #expect(problem.message == expected.message)
         #expect(throws: RegionFileError(problems: [problem])) { try file.checkedRegions() }
+    }
+}
+
+extension RegionFileProblemTests {
+    @Test("a key given twice at the top of the file refuses the file, naming both lines")
+    func repeatedKeyOfTheCollection() throws {
+        let text = RegionFileTests.collection([RegionFileTests.circle("a")]).dropLast(2) + #", "features": []}"#
+        let file = RegionFileTests.parse(String(text))
+        let problem = try #require(file.collectionProblems.first)
+        #expect(file.collectionProblems.count == 1)
+        #expect(problem.code == .duplicateKey)
+        #expect(
+            problem.description
+                == #"regions.geojson:3:4: features: duplicate key "features" in the FeatureCollection, line 3 "#
+                + "(first given at line 1); give each key once"
+        )
+        #expect(throws: RegionFileError.self) { try file.checkedRegions() }
     }
 }
 
@@ -288,6 +305,40 @@ extension RegionFileProblemTests {
                 "properties",
                 "an array",
                 "must be an object (or null)"
+            ),
+        ]
+
+        /// A key given twice in an object of a feature refuses the feature, whichever value it has.
+        static let repeatedKeys: [Case] = [
+            Case(
+                point(#""id": "x", "name": "Depot", "radius": 5, "name": "Yard""#),
+                .duplicateKey,
+                "properties.name",
+                nil,
+                #"duplicate key "name" in the properties of feature 1, line 3 (first given at line 3); give each key once"#
+            ),
+            Case(
+                point(#""id": "x", "radius": 5, "radius": 5"#),
+                .duplicateKey,
+                "properties.radius",
+                nil,
+                #"duplicate key "radius" in the properties of feature 1, line 3 (first given at line 3); give each key once"#
+            ),
+            Case(
+                #"{"type": "Feature", "type": "Feature", "properties": {"id": "x", "radius": 5}, "geometry": "#
+                    + geometry("Point", "[1, 2]") + "}",
+                .duplicateKey,
+                "type",
+                nil,
+                #"duplicate key "type" in feature 1, line 3 (first given at line 3); give each key once"#
+            ),
+            Case(
+                #"{"type": "Feature", "properties": {"id": "x", "radius": 5}, "geometry": {"type": "Point", "#
+                    + #""coordinates": [1, 2], "coordinates": [3, 4]}}"#,
+                .duplicateKey,
+                "geometry.coordinates",
+                nil,
+                #"duplicate key "coordinates" in the geometry of feature 1, line 3 (first given at line 3); give each key once"#
             ),
         ]
 

@@ -1,3 +1,5 @@
+import WaymarkFormats
+
 extension Configuration {
     /// The sections of the file, in the order that messages list them. A new section is one line here and a
     /// `read(from:)` in its settings type that reads each of its keys with a ``ValueRule``.
@@ -50,9 +52,13 @@ extension Configuration {
             tablesWithin = table.entries.filter { $0.value.kind == .table }
             for entry in table.entries where entry.value.kind != .table {
                 let problem =
-                    path.isEmpty
-                    ? "key outside any section; allowed sections are \(names(of: sections))"
-                    : "unknown key; [\(name)] holds only the sections \(names(of: sectionsWithin))"
+                    if let section = sections.first(where: { $0.path == path + [entry.key] }) {
+                        "a section, to be written as [\(section.name)], not \(entry.value.kind.noun)"
+                    } else if path.isEmpty {
+                        "key outside any section; allowed sections are \(names(of: sections))"
+                    } else {
+                        "unknown key; [\(name)] holds only the sections \(names(of: sectionsWithin))"
+                    }
                 reading.issues.append(
                     ConfigurationIssue(
                         file: file,

@@ -1,4 +1,5 @@
 import WaymarkCore
+import WaymarkFormats
 
 /// The agent's settings, as read from its TOML file (README, "Configuration"); every setting has a default.
 ///
@@ -60,7 +61,7 @@ public struct Configuration: Sendable, Equatable {
             document = try TOMLDocument(parsing: text, fileName: fileName)
         } catch {
             throw ConfigurationError(issues: [
-                ConfigurationIssue(file: error.file, line: error.line, message: error.message)
+                ConfigurationIssue(file: error.file, line: error.line, column: error.column, message: error.message)
             ])
         }
         let (configuration, issues) = settings(in: document.root, file: fileName)

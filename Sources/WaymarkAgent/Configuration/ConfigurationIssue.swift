@@ -5,6 +5,8 @@ public struct ConfigurationIssue: Sendable, Equatable, CustomStringConvertible {
     public var file: String
     /// The 1-based line of the problem, if it has one.
     public var line: Int?
+    /// The 1-based column of a syntax error, in bytes of UTF-8 from the start of its line.
+    public var column: Int?
     /// The section, dotted for a sub-section (`gpsd`, `sinks.file`), if the problem is in one.
     public var section: String?
     /// The key, if the problem is with one.
@@ -17,6 +19,7 @@ public struct ConfigurationIssue: Sendable, Equatable, CustomStringConvertible {
     public init(
         file: String,
         line: Int? = nil,
+        column: Int? = nil,
         section: String? = nil,
         key: String? = nil,
         value: String? = nil,
@@ -24,13 +27,14 @@ public struct ConfigurationIssue: Sendable, Equatable, CustomStringConvertible {
     ) {
         self.file = file
         self.line = line
+        self.column = column
         self.section = section
         self.key = key
         self.value = value
         self.message = message
     }
 
-    /// `FILE:LINE: [SECTION] KEY = VALUE: MESSAGE`, leaving out the parts the issue does not have; a value
+    /// `FILE:LINE: [SECTION] KEY = VALUE: MESSAGE` (`FILE:LINE:COLUMN: MESSAGE` for a syntax error), leaving out the parts the issue does not have; a value
     /// longer than 60 characters is shortened.
     public var description: String {
         var subject: [String] = []
@@ -43,7 +47,7 @@ public struct ConfigurationIssue: Sendable, Equatable, CustomStringConvertible {
         if let value {
             subject.append("= " + (value.count > 60 ? value.prefix(57) + "..." : value))
         }
-        let location = line.map { "\(file):\($0)" } ?? file
+        let location = [file, line.map(String.init), column.map(String.init)].compactMap { $0 }.joined(separator: ":")
         let what = subject.isEmpty ? "" : subject.joined(separator: " ") + ": "
         return "\(location): \(what)\(message)"
     }

@@ -1,3 +1,5 @@
+import WaymarkFormats
+
 /// Reads the keys of one section of the configuration file into settings, and records an issue for every
 /// value that a key does not accept and every key that the section does not have.
 ///

@@ -1,3 +1,5 @@
+import WaymarkFormats
+
 /// How messages name a duration, with examples of every common unit.
 private let aDuration = "a duration such as \"500ms\", \"5s\", \"3m\" or \"2h\""
 /// How messages name a size, with examples of every common unit.
@@ -60,7 +62,14 @@ extension ValueRule where Value == String {
         string("1 to 64 characters, each a letter, a digit, \".\", \"_\", \"-\" or \":\"") { name in
             (1...64).contains(name.utf8.count)
                 && name.utf8.allSatisfy { byte in
-                    TOMLValue.isBareKeyByte(byte) || byte == UInt8(ascii: ".") || byte == UInt8(ascii: ":")
+                    switch byte {
+                    case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                        UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"), UInt8(ascii: "-"), UInt8(ascii: "."),
+                        UInt8(ascii: ":"):
+                        true
+                    default:
+                        false
+                    }
                 }
         }
     }

@@ -1,3 +1,5 @@
+import WaymarkFormats
+
 /// What a configuration key accepts: how its TOML value is checked and turned into a setting, and what a
 /// message says it must be when it is not.
 ///

@@ -1,4 +1,5 @@
 import WaymarkCore
+import WaymarkFormats
 import WaymarkGPSD
 
 #if canImport(Glibc)

@@ -34,14 +34,24 @@ public struct Rejection: Hashable, Sendable, CustomStringConvertible {
     public static let unparsable = Rejection("unparsable")
     /// A JSON message of a class Waymark does not use.
     public static let ignoredClass = Rejection("ignored_class")
-    /// A TPV with a position but no time, and no timed report of the same epoch followed.
+    /// A TPV with a position but no time, and no timed report of the same epoch followed; a GPX point without
+    /// `time`.
     public static let noTime = Rejection("no_time")
     /// A TPV superseded by a more complete report of the same epoch.
     public static let duplicateEpoch = Rejection("duplicate_epoch")
-    /// Latitude or longitude outside their ranges.
+    /// Latitude or longitude outside their ranges; a GPX point without `lat` or `lon`, or with one that is not
+    /// a number.
     public static let invalidPosition = Rejection("invalid_position")
-    /// A GPX point without a time, or with coordinates that are not numbers.
-    public static let invalidPoint = Rejection("invalid_point")
+    /// A GPX point whose `time` is not an ISO 8601 date-time.
+    public static let badTime = Rejection("bad_time")
+    /// A GPX point whose `fix` is `none`.
+    public static let noFix = Rejection("no_fix")
+    /// A GPX point whose `fix` is not `none`, `2d`, `3d`, `dgps` or `pps`.
+    public static let badFix = Rejection("bad_fix")
+    /// A GPX point whose `ele`, `hdop`, `vdop`, `speed` or `course` is not a number, or out of range.
+    public static let badValue = Rejection("bad_value")
+    /// A GPX point outside its container: a `trkpt` that is not in a `trkseg`, a `rtept` not in a `rte`.
+    public static let misplacedPoint = Rejection("misplaced_point")
 }
 
 /// A ``SourceEvent`` with the clocks of its arrival.

@@ -36,9 +36,21 @@ public struct GPXFile: Hashable, Sendable {
     /// - Parameters:
     ///   - bytes: The document, UTF-8 (a byte order mark is skipped).
     ///   - fileName: Names the document in errors: `route.gpx:57: expected </trkpt>, found </trkseg>`.
+    ///   - routeSpeed: For a planned route without times: the speed, in metres per second, at which a point
+    ///     without `time` is reached from the point before it along the geodesic between them, as navigation
+    ///     simulators drive a route. The first point is at ``routeStart``. Nil (the default) rejects such points.
     /// - Throws: ``GPXError`` when the document is not well-formed XML (``GPXError/Code/malformedXML``) or its
     ///   root element is not `gpx` (``GPXError/Code/notGPX``). Unusable points are ``rejected``, not thrown.
-    public static func parse(_ bytes: [UInt8], fileName: String) throws(GPXError) -> GPXFile {
-        try GPXParser(bytes, fileName: fileName).parse()
+    public static func parse(
+        _ bytes: [UInt8],
+        fileName: String,
+        routeSpeed: Double? = nil
+    ) throws(GPXError) -> GPXFile {
+        precondition(routeSpeed.map { $0 > 0 && $0.isFinite } ?? true, "a route speed must be positive")
+        return try GPXParser(bytes, fileName: fileName, routeSpeed: routeSpeed).parse()
     }
+
+    /// The time of the first point of an untimed route replayed at a route speed: 2000-01-01T00:00:00Z, the
+    /// same on every run, so that replays of one route compare.
+    public static let routeStart = Timestamp(seconds: 946_684_800)
 }

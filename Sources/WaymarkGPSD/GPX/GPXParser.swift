@@ -1,3 +1,6 @@
+import WaymarkCore
+import WaymarkFormats
+
 /// Reads a GPX document token by token into a ``GPXFile``.
 ///
 /// Points are `trkpt` in a `trkseg`, `rtept` in a `rte` and `wpt` in the root `gpx`, in document order. Inside a
@@ -21,9 +24,14 @@ struct GPXParser {
     private var latitude: [UInt8] = []
     private var longitude: [UInt8] = []
     private var file = GPXFile()
+    /// The speed, in metres per second, at which points without `time` are timed; nil to reject them.
+    private let routeSpeed: Double?
+    /// Where and when the last point that became a location was.
+    private var lastTimed: (coordinate: Coordinate, time: Timestamp)?
 
-    init(_ bytes: [UInt8], fileName: String) throws(GPXError) {
+    init(_ bytes: [UInt8], fileName: String, routeSpeed: Double? = nil) throws(GPXError) {
         self.fileName = fileName
+        self.routeSpeed = routeSpeed
         do {
             self.tokenizer = try XMLTokenizer(bytes)
         } catch {
@@ -80,7 +88,8 @@ struct GPXParser {
         guard extensionsDepth == nil, let container = element.container else { return }
         guard parent == container else {
             let reason = "<\(tokenizer.string(name))> outside <\(container.rawValue)>"
-            file.rejected.append(GPXRejection(line: tokenizer.line(at: tokenizer.tokenStart), reason: reason))
+            let line = tokenizer.line(at: tokenizer.tokenStart)
+            file.rejected.append(GPXRejection(line: line, code: .misplacedPoint, reason: reason))
             return
         }
         pointStart = tokenizer.tokenStart
@@ -119,6 +128,15 @@ struct GPXParser {
         text.removeAll(keepingCapacity: true)
     }
 
+    /// The time of a point at `coordinate` that has none, when a route speed is given: the time of the point
+    /// before it plus the geodesic distance between them at that speed; the first at ``GPXFile/routeStart``.
+    private func routeTime(to coordinate: Coordinate?) -> Timestamp? {
+        guard let routeSpeed, let coordinate else { return nil }
+        guard let lastTimed else { return GPXFile.routeStart }
+        let seconds = Geodesic.distance(from: lastTimed.coordinate, to: coordinate) / routeSpeed
+        return lastTimed.time.advanced(by: .nanoseconds(Int64((seconds * 1e9).rounded())))
+    }
+
     private mutating func end() {
         let depth = path.count
         if let field, field.depth == depth {
@@ -126,11 +144,12 @@ struct GPXParser {
             self.field = nil
         }
         if depth == pointDepth, let point {
-            switch point.finish() {
+            switch point.finish(timeIfAbsent: routeTime(to: point.coordinate)) {
             case .location(let location):
                 file.locations.append(location)
-            case .rejected(let reason):
-                file.rejected.append(GPXRejection(line: tokenizer.line(at: pointStart), reason: reason))
+                lastTimed = (location.coordinate, location.time)
+            case .rejected(let code, let reason):
+                file.rejected.append(GPXRejection(line: tokenizer.line(at: pointStart), code: code, reason: reason))
             }
             self.point = nil
             pointDepth = 0

@@ -18,7 +18,7 @@ struct GPXPointBuilder {
 
     enum Outcome: Hashable {
         case location(Location)
-        case rejected(reason: String)
+        case rejected(Rejection, reason: String)
     }
 
     /// gpsd's error model for a receiver without DGPS (`gpsd_error_model` in libgpsd_core.c): the 95 % horizontal
@@ -42,7 +42,7 @@ struct GPXPointBuilder {
     private var fix: FixMode?
     private var speed: Double?
     private var course: Double?
-    private var problem: String?
+    private var problem: (code: Rejection, reason: String)?
 
     /// Starts a point from its attributes; nil for one that is absent.
     init(latitude: ArraySlice<UInt8>?, longitude: ArraySlice<UInt8>?) {
@@ -59,7 +59,7 @@ struct GPXPointBuilder {
             let written = String(decoding: GPXValue.trimmed(text), as: UTF8.self)
             // GPX times are UTC; some writers leave out the `Z`.
             guard let value = Timestamp(iso8601: written) ?? Timestamp(iso8601: written + "Z") else {
-                problem = "time \(GPXValue.quoted(text)) is not an ISO 8601 date-time"
+                problem = (.badTime, "time \(GPXValue.quoted(text)) is not an ISO 8601 date-time")
                 return
             }
             time = value
@@ -79,16 +79,23 @@ struct GPXPointBuilder {
             guard course == nil else { return }
             course = number(text, field.rawValue, .within(0...360)).map { $0 == 360 ? 0 : $0 }
         case .fix:
-            guard fix == nil else { return }
+            // An empty <fix></fix> says nothing, as common GPX readers take it.
+            guard fix == nil, !GPXValue.trimmed(text).isEmpty else { return }
             fix = fixMode(text)
         }
     }
 
-    /// The location, or why there is none.
-    func finish() -> Outcome {
-        if let problem { return .rejected(reason: problem) }
-        guard let time else { return .rejected(reason: "no time") }
-        if fix == .noFix { return .rejected(reason: "no fix") }
+    /// The coordinates of the point, once its `lat` and `lon` are read without a problem.
+    var coordinate: Coordinate? {
+        problem?.code == .invalidPosition ? nil : Coordinate(latitude: latitude, longitude: longitude)
+    }
+
+    /// The location, or why there is none; `timeIfAbsent` times a point without `time` (a planned route
+    /// replayed at a constant speed).
+    func finish(timeIfAbsent: Timestamp? = nil) -> Outcome {
+        if let problem { return .rejected(problem.code, reason: problem.reason) }
+        guard let time = time ?? timeIfAbsent else { return .rejected(.noTime, reason: "no time") }
+        if fix == .noFix { return .rejected(.noFix, reason: "no fix") }
         let location = Location(
             time: time,
             latitude: latitude,
@@ -113,30 +120,31 @@ struct GPXPointBuilder {
         if value.elementsEqual("3d".utf8) || value.elementsEqual("dgps".utf8) || value.elementsEqual("pps".utf8) {
             return .threeD
         }
-        problem = "fix \(GPXValue.quoted(text)) is not none, 2d, 3d, dgps or pps"
+        problem = (.badFix, "fix \(GPXValue.quoted(text)) is not none, 2d, 3d, dgps or pps")
         return nil
     }
 
     /// The number in `text`, if it is one and within `bounds`; else nil, with a problem that names the field.
     private mutating func number(_ text: ArraySlice<UInt8>?, _ name: String, _ bounds: Bounds) -> Double? {
         guard problem == nil else { return nil }
+        let code: Rejection = name == "lat" || name == "lon" ? .invalidPosition : .badValue
         guard let text else {
-            problem = "no \(name)"
+            problem = (code, "no \(name)")
             return nil
         }
         guard let value = GPXValue.decimal(text) else {
-            problem = "\(name) \(GPXValue.quoted(text)) is not a number"
+            problem = (code, "\(name) \(GPXValue.quoted(text)) is not a number")
             return nil
         }
         switch bounds {
         case .finite:
             return value
         case .nonNegative where value < 0:
-            problem = "\(name) \(String(decoding: GPXValue.trimmed(text), as: UTF8.self)) is negative"
+            problem = (code, "\(name) \(String(decoding: GPXValue.trimmed(text), as: UTF8.self)) is negative")
             return nil
         case .within(let range) where !range.contains(value):
             let written = String(decoding: GPXValue.trimmed(text), as: UTF8.self)
-            problem = "\(name) \(written) is outside \(Int(range.lowerBound))...\(Int(range.upperBound))"
+            problem = (code, "\(name) \(written) is outside \(Int(range.lowerBound))...\(Int(range.upperBound))")
             return nil
         case .nonNegative, .within:
             return value

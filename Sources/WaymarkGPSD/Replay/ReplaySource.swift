@@ -9,10 +9,12 @@ public protocol ReplaySource: AnyObject {
 /// Opening a recording for replay.
 public enum Replay {
     /// Opens a gpsd JSON capture (what `gpspipe -w` writes), decoded by `decoder`, or a GPX 1.1 file, told
-    /// apart by content.
+    /// apart by content; `routeSpeed` (metres per second) times a GPX route's points that have no `time`
+    /// (``GPXFile/parse(_:fileName:routeSpeed:)``).
     public static func open(
         contentsOf path: String,
-        decoder: CaptureDecoder = .builtin
+        decoder: CaptureDecoder = .builtin,
+        routeSpeed: Double? = nil
     ) throws(ReplayError) -> any ReplaySource {
         let bytes: [UInt8]
         do {
@@ -26,7 +28,8 @@ public enum Replay {
             return CaptureReplay(bytes: bytes, decoder: decoder)
         }
         do {
-            return GPXReplay(try GPXFile.parse(bytes, fileName: path))
+            let file = try GPXFile.parse(bytes, fileName: path, routeSpeed: routeSpeed)
+            return GPXReplay(file, isTimedAtRouteSpeed: routeSpeed != nil)
         } catch {
             throw ReplayError(error.description)
         }

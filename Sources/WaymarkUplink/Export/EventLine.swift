@@ -1,4 +1,5 @@
 import WaymarkCore
+import WaymarkFormats
 
 /// One event line of the JSON Lines output (README, "Events"), decoded into its top-level members.
 ///
@@ -56,7 +57,17 @@ public struct EventLine: Hashable, Sendable {
                 )
             }
             try reader.beginObject()
+            var keys: [String] = []
+            keys.reserveCapacity(16)
             while let key = try reader.nextKey() {
+                guard !keys.contains(key) else {
+                    throw EventLineError(
+                        .malformedJSON,
+                        "the key \(JSONText.quoted(key)) is given twice",
+                        column: reader.keyPosition.column
+                    )
+                }
+                keys.append(key)
                 let column = reader.position.column
                 switch key {
                 case "type":

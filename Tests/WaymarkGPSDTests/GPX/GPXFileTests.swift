@@ -275,7 +275,7 @@ struct GPXFileTests {
         let file = try GPXTestDocument.parse(text)
 
         #expect(file.locations == [Location(time: Self.start, latitude: 1, longitude: 2, altitudeMSL: 5)])
-        #expect(file.rejected == [GPXRejection(line: 8, reason: "no time")])
+        #expect(file.rejected == [GPXRejection(line: 8, code: .noTime, reason: "no time")])
     }
 
     @Test("an empty gpx element is a file with no points")

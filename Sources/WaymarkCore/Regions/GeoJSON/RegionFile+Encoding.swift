@@ -1,3 +1,5 @@
+import WaymarkFormats
+
 extension RegionFile {
     /// The text of a region file holding `regions`, in their order: a GeoJSON FeatureCollection, UTF-8.
     ///

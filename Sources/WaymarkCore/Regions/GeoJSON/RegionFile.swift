@@ -1,3 +1,5 @@
+import WaymarkFormats
+
 /// The regions of a region file: a GeoJSON FeatureCollection (RFC 7946), one feature per region.
 ///
 /// A circle is a Point feature with a `radius` property in metres; a polygon is a Polygon or MultiPolygon feature,

@@ -1,3 +1,5 @@
+import WaymarkFormats
+
 extension RegionFileDecoder {
     /// Reads `geometry.coordinates` as `type` has them into `geometry`, which keeps none if any is wrong.
     mutating func readCoordinates(
@@ -42,7 +44,7 @@ extension RegionFileDecoder {
     /// no number ends the chain (`[[]]`, `["x"]`, `5`): the full read reports those, and anything malformed.
     private static func nestingDepth(at reader: JSONReader) -> Int? {
         var depth = 0
-        for byte in reader.bytes[reader.index...] {
+        for byte in reader.unreadBytes {
             switch byte {
             case UInt8(ascii: "["): depth += 1
             case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n"), UInt8(ascii: "\r"): continue
@@ -193,7 +195,7 @@ extension RegionFileDecoder {
                 continue
             }
             let numberPosition = reader.position
-            let start = reader.index
+            let start = reader.offset
             let value = try reader.readNumber()
             let problem: String? =
                 switch element {

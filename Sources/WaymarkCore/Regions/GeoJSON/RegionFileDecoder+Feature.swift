@@ -1,3 +1,5 @@
+import WaymarkFormats
+
 extension RegionFileDecoder {
     /// An id as read from `properties.id` or the Feature's `id`.
     enum IDRead {
@@ -40,7 +42,9 @@ extension RegionFileDecoder {
         var ownID = IDRead.absent
         var properties = PropertiesRead()
         var geometry: GeometryRead?
+        var keys = SeenKeys()
         while let key = try reader.nextKey() {
+            if isRepeated(key, in: &keys, of: "feature \(index)", at: reader, member: key) { continue }
             switch key {
             case "type":
                 let typePosition = reader.position
@@ -240,7 +244,18 @@ extension RegionFileDecoder {
             return properties
         }
         try reader.beginObject()
+        var keys = SeenKeys()
+        let index = featureIndex ?? 0
         while let key = try reader.nextKey() {
+            if isRepeated(
+                key,
+                in: &keys,
+                of: "the properties of feature \(index)",
+                at: reader,
+                member: "properties.\(key)"
+            ) {
+                continue
+            }
             let valuePosition = reader.position
             let kind = try reader.peek()
             if kind == .null { continue }
@@ -267,7 +282,7 @@ extension RegionFileDecoder {
             case "radius":
                 properties.hasRadius = true
                 if kind == .number {
-                    let start = reader.index
+                    let start = reader.offset
                     let value = try reader.readNumber()
                     let text = value > 0 && value.isFinite ? nil : reader.text(from: start)
                     properties.radius = (value, text, valuePosition)

@@ -1,3 +1,5 @@
+import WaymarkFormats
+
 extension RegionFileDecoder {
     /// The geometry types a region can have.
     enum GeometryType {
@@ -33,7 +35,13 @@ extension RegionFileDecoder {
         var hasType = false
         var hasCoordinates = false
         var deferred: JSONReader?
+        var keys = SeenKeys()
+        let index = featureIndex ?? 0
         while let key = try reader.nextKey() {
+            if isRepeated(key, in: &keys, of: "the geometry of feature \(index)", at: reader, member: "geometry.\(key)")
+            {
+                continue
+            }
             switch key {
             case "type":
                 hasType = true

@@ -1,3 +1,5 @@
+import WaymarkFormats
+
 /// Reads a region file into ``RegionFile/Feature``s and problems: the work behind
 /// ``RegionFile/init(parsing:fileName:)``.
 ///
@@ -54,7 +56,9 @@ struct RegionFileDecoder {
         try reader.beginObject()
         var type: (unexpected: String?, position: TextPosition)?
         var hasFeatures = false
+        var keys = SeenKeys()
         while let key = try reader.nextKey() {
+            if isRepeated(key, in: &keys, of: "the FeatureCollection", at: reader, member: key) { continue }
             switch key {
             case "type":
                 let position = reader.position
@@ -206,6 +210,29 @@ struct RegionFileDecoder {
         }
         featureProblems.append(problem)
         problemCount += 1
+    }
+
+    /// Whether `key`, which `reader` just announced, was given before in the object whose keys are `keys`; if so,
+    /// records a problem that names the object (`the properties of feature 12`) and its line, and the caller
+    /// skips the value. A region file is refused rather than read with the last of two values winning, as most
+    /// JSON readers do: it is edited by hand, and a key given twice is a mistake whose intent no reader can know.
+    mutating func isRepeated(
+        _ key: String,
+        in keys: inout SeenKeys,
+        of object: @autoclosure () -> String,
+        at reader: JSONReader,
+        member: @autoclosure () -> String
+    ) -> Bool {
+        let position = reader.keyPosition
+        guard let first = keys.insert(key, at: position) else { return false }
+        report(
+            .duplicateKey,
+            at: position,
+            member: member(),
+            "duplicate key \(JSONText.quoted(key)) in \(object()), line \(position.line) (first given at line "
+                + "\(first.line)); give each key once"
+        )
+        return true
     }
 
     /// Reads a `type` member: nil if it is the string `expected`, else its value as a problem shows it.

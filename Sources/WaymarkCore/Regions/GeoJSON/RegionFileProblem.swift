@@ -1,3 +1,5 @@
+import WaymarkFormats
+
 /// One problem in a region file, which its ``description`` tells in one line:
 /// `regions.geojson:14:9: features[12] (id "depot-3"): properties.radius = -5: must be a positive number of metres`.
 public struct RegionFileProblem: Hashable, Sendable, CustomStringConvertible {
@@ -10,6 +12,7 @@ public struct RegionFileProblem: Hashable, Sendable, CustomStringConvertible {
             case missingID
             case invalidID
             case duplicateID
+            case duplicateKey
             case invalidProperty
             case unsupportedGeometry
             case invalidCoordinates
@@ -35,6 +38,9 @@ public struct RegionFileProblem: Hashable, Sendable, CustomStringConvertible {
         public static let invalidID = Code(.invalidID)
         /// A feature has the id of an earlier feature.
         public static let duplicateID = Code(.duplicateID)
+        /// A key given twice in one object of the file: which of the two was meant is not for the reader to
+        /// guess, so the feature (or, outside the features, the file) is refused.
+        public static let duplicateKey = Code(.duplicateKey)
         /// `name` is not a string, or `notify_on_entry` or `notify_on_exit` not a boolean.
         public static let invalidProperty = Code(.invalidProperty)
         /// A geometry other than Point, Polygon and MultiPolygon, or one without a type.
@@ -56,6 +62,7 @@ public struct RegionFileProblem: Hashable, Sendable, CustomStringConvertible {
             case .missingID: "missing id"
             case .invalidID: "invalid id"
             case .duplicateID: "duplicate id"
+            case .duplicateKey: "duplicate key"
             case .invalidProperty: "invalid property"
             case .unsupportedGeometry: "unsupported geometry"
             case .invalidCoordinates: "invalid coordinates"

@@ -1,7 +1,0 @@
-/// One `key = value` of a TOML table, or one of its sub-tables, with the line it was written on.
-struct TOMLEntry: Sendable, Equatable {
-    var key: String
-    var value: TOMLValue
-    /// The 1-based line of the key, or of the `[header]` that opened a sub-table.
-    var line: Int
-}
