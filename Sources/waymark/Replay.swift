@@ -63,8 +63,8 @@ extension Waymark {
             if let speed, !(speed > 0 && speed.isFinite) {
                 throw ValidationError("--speed \(speed): must be a number greater than 0")
             }
-            if let routeSpeedKMH, !(routeSpeedKMH > 0 && routeSpeedKMH.isFinite) {
-                throw ValidationError("--route-speed \(routeSpeedKMH): must be a speed in km/h greater than 0")
+            if let routeSpeedKMH, !(1...1000).contains(routeSpeedKMH) {
+                throw ValidationError("--route-speed \(routeSpeedKMH): must be a speed from 1 to 1000 km/h")
             }
         }
 

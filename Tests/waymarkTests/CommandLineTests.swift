@@ -155,6 +155,10 @@ struct CommandLineMistakeTests {
         ),
         (["replay", "x", "--speed", "-2"], "--speed -2.0: must be a number greater than 0", "Usage: waymark replay "),
         (["replay", "x", "--speed", "0"], "--speed 0.0: must be a number greater than 0", "Usage: waymark replay "),
+        (
+            ["replay", "x", "--route-speed", "1e-9"], "--route-speed 1e-09: must be a speed from 1 to 1000 km/h",
+            "Usage: waymark replay "
+        ),
     ]
 
     @Test("a bad value: exit 64, what is wrong, and that command's usage", arguments: 0..<mistakes.count)

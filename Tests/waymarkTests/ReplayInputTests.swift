@@ -16,6 +16,14 @@ struct ReplayInputTests {
         #expect(lines.first?.contains("scripts/drive.sh") == true && lines.first?.contains("gpspipe -w") == true)
     }
 
+    @Test("--route-speed on a gpsd capture is refused: it times GPX routes, and a capture has its times")
+    func routeSpeedOnACapture() throws {
+        let capture = Fixtures.gpsdLog("20100411_Geko_Regensburg.log.chk")
+        let result = try WaymarkBinary.run(["replay", capture, "--route-speed", "50", "--print"])
+        #expect(result.status == 1 && result.stdout.isEmpty)
+        #expect(result.stderr.contains("--route-speed times a GPX route"), "\(result.stderr)")
+    }
+
     @Test("bytes that are no recording at all are refused too")
     func noRecording() throws {
         let directory = try Fixtures.temporaryDirectory()

@@ -2,7 +2,8 @@
 ///
 /// TOML 1.0 writes them as RFC 3339 does, with a space allowed for the `T`: `1979-05-27T07:32:00Z`,
 /// `1979-05-27 07:32:00.999999`, `1979-05-27`, `07:32:00`. The fraction of a second keeps every digit
-/// written, so ``description`` gives back what the document said, with `T` and `Z` in upper case.
+/// written, so ``description`` gives back what the document said, with `T` and `Z` in upper case; an offset
+/// is kept in minutes, so `+00:00` and `-00:00` (RFC 3339's "offset unknown") both read back as `Z`.
 public struct TOMLDateTime: Sendable, Hashable, CustomStringConvertible {
     /// A day of the proleptic Gregorian calendar.
     public struct LocalDate: Sendable, Hashable {

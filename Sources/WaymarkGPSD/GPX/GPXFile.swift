@@ -50,7 +50,8 @@ public struct GPXFile: Hashable, Sendable {
         return try GPXParser(bytes, fileName: fileName, routeSpeed: routeSpeed).parse()
     }
 
-    /// The time of the first point of an untimed route replayed at a route speed: 2000-01-01T00:00:00Z, the
-    /// same on every run, so that replays of one route compare.
-    public static let routeStart = Timestamp(seconds: 946_684_800)
+    /// The time of the first point of an untimed route replayed at a route speed: 2026-01-01T00:00:00Z, the
+    /// same on every run, so that replays of one route compare; recent, so that the magnetic model (WMM2025,
+    /// valid 2025 to 2030) gives course headings their declination.
+    public static let routeStart = Timestamp(seconds: 1_767_225_600)
 }

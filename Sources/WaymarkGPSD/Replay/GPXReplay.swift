@@ -43,7 +43,8 @@ public final class GPXReplay: ReplaySource {
             }
         }
         let byCode = counts.map { "\($0.code)=\($0.count)" }.joined(separator: " ")
-        var lines = ["\(fileName): \(rejected.count) of its points were skipped: \(byCode)"]
+        let were = rejected.count == 1 ? "was" : "were"
+        var lines = ["\(fileName): \(rejected.count) of its points \(were) skipped: \(byCode)"]
         lines += rejected.prefix(limit).map { "\(fileName):\($0.line): \($0.reason)" }
         if rejected.count > limit {
             lines.append("\(fileName): and \(rejected.count - limit) more")
@@ -51,7 +52,8 @@ public final class GPXReplay: ReplaySource {
         let untimed = counts.first { $0.code == .noTime }?.count ?? 0
         if untimed > 0 && !isTimedAtRouteSpeed {
             lines.append(
-                "\(fileName): \(untimed) points have no <time>: to replay a planned route, give a constant speed "
+                "\(fileName): \(untimed) \(untimed == 1 ? "point has" : "points have") no <time>: to replay a planned "
+                    + "route, give a constant speed "
                     + "with --route-speed KMH (such as --route-speed 50), and the times follow from the distances"
             )
         } else {

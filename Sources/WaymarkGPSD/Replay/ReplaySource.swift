@@ -24,6 +24,11 @@ public enum Replay {
         }
         let firstByte = bytes.first { ![0x20, 0x09, 0x0D, 0x0A, 0xEF, 0xBB, 0xBF].contains($0) }
         guard firstByte == UInt8(ascii: "<") else {
+            if routeSpeed != nil {
+                throw ReplayError(
+                    "\(path): --route-speed times a GPX route; this is not GPX, and a capture has its times"
+                )
+            }
             try refuseUnlessCapture(bytes, path)
             return CaptureReplay(bytes: bytes, decoder: decoder)
         }

@@ -44,7 +44,7 @@ struct GPXRouteTests {
         let replay = GPXReplay(try GPXTestDocument.parse(text, fileName: "drive.gpx"))
         #expect(
             replay.skippedPoints(fileName: "drive.gpx") == [
-                "drive.gpx: 1 of its points were skipped: bad_fix=1",
+                "drive.gpx: 1 of its points was skipped: bad_fix=1",
                 #"drive.gpx:4: fix "4d" is not none, 2d, 3d, dgps or pps"#,
                 "drive.gpx: mend or remove the points listed to replay them",
             ]
