@@ -125,9 +125,7 @@ struct AgentCore {
     /// The time of an event made outside the pipeline (``EventPipeline/eventTime(at:wallClock:)``), never
     /// before the floor while GPS time is unknown.
     private func eventTime(at now: MonotonicInstant, wallClock: Timestamp) -> Timestamp {
-        let time = pipeline.eventTime(at: now, wallClock: wallClock)
-        guard pipeline.gpsClockDelay == nil, let floor = untimed.floor, time < floor else { return time }
-        return floor
+        untimed.dated(pipeline.eventTime(at: now, wallClock: wallClock), clock: eventClock)
     }
 
     /// What dates events now: GPS time once a fix was seen.

@@ -80,10 +80,15 @@ public struct UntimedEvents: Sendable {
         return events
     }
 
+    /// `time`, raised to ``floor`` while the clock is unknown: the one rule for events made without a fix.
+    public func dated(_ time: Timestamp, clock: EventClock) -> Timestamp {
+        guard clock == .unknown, let floor, time < floor else { return time }
+        return floor
+    }
+
     private func floored(_ event: Event) -> Event {
-        guard let floor, event.time < floor else { return event }
         var event = event
-        event.time = floor
+        event.time = dated(event.time, clock: .unknown)
         return event
     }
 }
