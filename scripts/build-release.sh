@@ -16,10 +16,13 @@ command -v swift >/dev/null || {
 scratch=.build-release
 # No $ORIGIN run path: on the board the binary is /usr/bin/waymark and loads libraries from the system's
 # folders only.
-flags=(-c release --static-swift-stdlib --disable-local-rpath --scratch-path "$scratch")
+# Linked with full RELRO (-z relro -z now): the few dynamic symbols are bound at start and their table made
+# read-only, as Debian hardens its binaries.
+flags=(-c release --static-swift-stdlib --disable-local-rpath --scratch-path "$scratch"
+    -Xlinker -z -Xlinker relro -Xlinker -z -Xlinker now)
 swift build "${flags[@]}" --product waymark >&2
 built=$(swift build "${flags[@]}" --show-bin-path)/waymark
-strip -o "$scratch/waymark.tmp" "$built"
+strip --remove-section=.comment -o "$scratch/waymark.tmp" "$built"
 mv "$scratch/waymark.tmp" "$scratch/waymark"
 size=$(stat -c %s "$scratch/waymark")
 echo "waymark: $scratch/waymark, $size bytes stripped ($(( (size + 524288) / 1048576 )) MB)" >&2

@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # Installs the Debian packages Waymark builds and runs with (Debian 12: gpsd 3.22); with --tests also
-# faketime, and the PyPI package geographiclib that the geodesy tests take as their oracle (the quick start's
+# what the tests and the package's test use, and the PyPI package geographiclib that the geodesy tests take as their oracle (the quick start's
 # drive needs neither).
 # Idempotent; uses sudo when not root. Swift itself is expected on PATH (or in /opt/swift/usr/bin).
 set -euo pipefail
 packages=(libgps-dev gpsd gpsd-clients python3-gps socat time libsqlite3-dev sqlite3 libxml2-utils binutils)
-# The tests also set a process's clock years off, as a board without a real-time clock boots.
-[ "${1:-}" = "--tests" ] && packages+=(faketime)
+# The tests also set a process's clock years off, as a board without a real-time clock boots (faketime), and
+# build, check, install and trace the Debian package (dpkg-dev, lintian, man-db, strace).
+[ "${1:-}" = "--tests" ] && packages+=(faketime dpkg-dev lintian man-db strace)
 missing=()
 for package in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")

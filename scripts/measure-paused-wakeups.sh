@@ -5,6 +5,9 @@
 # Prints each round and the medians; issue 6 asks for at most one wake-up a second on average.
 #
 #   scripts/measure-paused-wakeups.sh [WINDOW_SECONDS] [ROUNDS]      (defaults: 60 and 3)
+#   WAYMARK_WATCHDOG_SEC=60 scripts/measure-paused-wakeups.sh       both agents save power; one runs as a systemd
+#                                                                   service with WatchdogSec=60 (notifications
+#                                                                   to a socket the measurement binds)
 #
 # Voluntary context switches are summed over the agent's threads from /proc/PID/task/*/status; CPU is
 # utime + stime from /proc/PID/stat. A probe (every 2 minutes by default) may fall into a window: each

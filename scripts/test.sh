@@ -16,4 +16,29 @@ if [ -n "$warnings" ]; then
     echo "$warnings" >&2
     exit 1
 fi
-swift test --skip-build "$@"
+# The Debian package's acceptance (deploy/test-package.sh: lintian, dpkg -i/-r/-P, the installed agent under
+# strace) runs beside the Swift tests, on the same release binary. It installs a package and a system user:
+# skipped where waymark is installed already, or with WAYMARK_SKIP_PACKAGE_TEST=1.
+package_log=$(mktemp)
+trap 'rm -f "$build_log" "$package_log"' EXIT
+package_pid=""
+if [ "${WAYMARK_SKIP_PACKAGE_TEST:-0}" = 1 ]; then
+    echo "package test skipped (WAYMARK_SKIP_PACKAGE_TEST=1)" >&2
+elif dpkg-query -W -f='${Status}' waymark 2>/dev/null | grep -q "ok installed"; then
+    echo "package test skipped: waymark is installed on this machine (dpkg -P waymark to run it)" >&2
+else
+    deploy/test-package.sh >"$package_log" 2>&1 &
+    package_pid=$!
+fi
+status=0
+swift test --skip-build "$@" || status=$?
+if [ -n "$package_pid" ]; then
+    if wait "$package_pid"; then
+        grep -E "^test-package:|^  [WEI]:|Installed-Size" "$package_log" >&2
+    else
+        echo "deploy/test-package.sh failed:" >&2
+        cat "$package_log" >&2
+        status=1
+    fi
+fi
+exit "$status"

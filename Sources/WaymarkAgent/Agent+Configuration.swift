@@ -11,7 +11,10 @@ extension Agent {
     /// The configuration at `path`; without a path, the default file if it exists, else the defaults.
     public static func loadConfiguration(_ path: String?) throws(ConfigurationError) -> Configuration {
         if let path { return try Configuration.load(contentsOf: path) }
-        guard access(defaultConfigurationPath, F_OK) == 0 else { return Configuration() }
+        guard hasDefaultConfiguration else { return Configuration() }
         return try Configuration.load(contentsOf: defaultConfigurationPath)
     }
+
+    /// Whether ``defaultConfigurationPath`` exists.
+    public static var hasDefaultConfiguration: Bool { access(defaultConfigurationPath, F_OK) == 0 }
 }

@@ -29,12 +29,14 @@ public enum Agent {
         let lock = try AgentLock.acquire(for: configuration)
         defer { withExtendedLifetime(lock) {} }
         let connection = GPSDConnection(GPSDConnection.Configuration(configuration.gpsd))
+        let notifier = SystemdNotifier.fromEnvironment()
         let service = LocationService(
             batches: connection.batches(),
             configuration: configuration,
             regionStates: RegionStateFile(stateDirectory: configuration.agent.stateDirectory),
             setWatching: { connection.setWatching($0) },
             sink: sink,
+            notifier: notifier,
             logger: logger
         )
         let regionFiles = RegionFileService(settings: configuration.regions, locationService: service, logger: logger)
@@ -55,6 +57,7 @@ public enum Agent {
                     connection: connection,
                     locationService: service,
                     regionFiles: regionFiles,
+                    notifier: notifier,
                     logger: logger
                 )
             )

@@ -26,7 +26,7 @@ struct CommonOptions: ParsableArguments {
     }
 
     func makeLogger(label: String) -> Logger {
-        LoggingSystem.bootstrap(StreamLogHandler.standardError)
+        DiagnosticOutput.bootstrap()
         var logger = Logger(label: label)
         logger.logLevel = logLevel
         return logger
@@ -62,13 +62,7 @@ func gpsdEndpoint(_ text: String?) throws -> GPSDEndpoint? {
     return endpoint
 }
 
+/// Writes one line to stderr, marked as an error when stderr is the journal.
 func printError(_ line: String) {
-    var standardError = StandardError()
-    print(line, to: &standardError)
-}
-
-struct StandardError: TextOutputStream {
-    mutating func write(_ string: String) {
-        FileDescriptorOutput.writeAll(string, to: 2)
-    }
+    FileDescriptorOutput.writeAll(DiagnosticOutput.errorLine(line), to: 2)
 }

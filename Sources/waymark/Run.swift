@@ -34,6 +34,11 @@ extension Waymark {
             let configuration = try options.load(source)
             let limit = try limit()
             let logger = options.makeLogger(label: "waymark")
+            if options.config == nil && !Agent.hasDefaultConfiguration {
+                // The defaults make a working agent (gpsd on this board, the FHS directories): run on them, and
+                // say so, as the package's conffile is expected there.
+                logger.warning("no configuration file at \(Agent.defaultConfigurationPath): running on the defaults")
+            }
             let sink: any EventSink =
                 print ? JSONLinesWriter(flushThreshold: 1 << 16) : DiscardingSink()
             _ = try await refusingAtStart {

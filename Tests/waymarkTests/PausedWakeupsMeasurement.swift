@@ -86,16 +86,32 @@ struct PausedWakeupsMeasurement {
         defer { gpsd.stop() }
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
+        // WAYMARK_WATCHDOG_SEC=N compares two agents saving power, one as a systemd service with WatchdogSec=N
+        // (its notifications to a socket of this test), instead of power saving against none.
+        let listener = try NotifyListener(in: directory)
+        defer { listener.stop() }
+        let watchdog = Self.environment["WAYMARK_WATCHDOG_SEC"].flatMap(Int.init)
+        let variants: [(name: String, powerSave: Bool, environment: [String: String])] =
+            watchdog.map { seconds in
+                [
+                    ("no watchdog", true, [:]),
+                    (
+                        "WatchdogSec=\(seconds)", true,
+                        ["NOTIFY_SOCKET": listener.path, "WATCHDOG_USEC": "\(seconds * 1_000_000)"]
+                    ),
+                ]
+            } ?? [("power_save = true", true, [:]), ("power_save = false", false, [:])]
         var agents: [(name: String, agent: WaymarkBinary.Running)] = []
-        for (name, powerSave) in [("power_save = true", true), ("power_save = false", false)] {
-            let config = directory.appendingPathComponent("\(powerSave).toml").path
+        for (index, (name, powerSave, environment)) in variants.enumerated() {
+            let config = directory.appendingPathComponent("\(index).toml").path
             let probeInterval = Self.environment["WAYMARK_PROBE_INTERVAL"] ?? "2m"
-            let agentSection = Fixtures.agentSection(in: directory.appendingPathComponent("\(powerSave)"))
+            let agentSection = Fixtures.agentSection(in: directory.appendingPathComponent("\(index)"))
             try
                 "\(agentSection)[activity]\npause_after = \"5s\"\npower_save = \(powerSave)\nprobe_interval = \"\(probeInterval)\"\n"
                 .write(toFile: config, atomically: true, encoding: .utf8)
             let agent = try WaymarkBinary.start(
-                ["run", "--print", "--config", config, "--gpsd", "127.0.0.1:\(gpsd.port)", "--log-level", "debug"]
+                ["run", "--print", "--config", config, "--gpsd", "127.0.0.1:\(gpsd.port)", "--log-level", "debug"],
+                adding: environment
             )
             agents.append((name, agent))
         }
@@ -138,15 +154,18 @@ struct PausedWakeupsMeasurement {
             return "\(name): \(format(rates[name])) wake-ups/s (\(format(ownRates[name])) outside the monitor), "
                 + "\(format(cpu[name])) CPU s"
         }
-        let saving = Self.median(rates["power_save = true"] ?? [])
-        let watching = Self.median(rates["power_save = false"] ?? [])
+        let (first, second) = (variants[0].name, variants[1].name)
+        let ratio = Self.median(rates[first] ?? []) / max(Self.median(rates[second] ?? []), 0.001)
         print(
-            "median over \(rounds) rounds of \(Int(window)) s: \(summary("power_save = true")); "
-                + "\(summary("power_save = false")); ratio \(String(format: "%.3f", saving / max(watching, 0.001)))"
+            "median over \(rounds) rounds of \(Int(window)) s: \(summary(first)); \(summary(second)); "
+                + "ratio \(String(format: "%.3f", ratio)), difference "
+                + String(format: "%.3f", Self.median(rates[second] ?? []) - Self.median(rates[first] ?? []))
+                + " wake-ups/s"
         )
+        if watchdog != nil { print("\(listener.times(of: "WATCHDOG=1").count) watchdog pings received") }
         for (_, agent) in agents { _ = agent.interrupt() }
         // The agent's own threads; the runtime's monitor adds its fixed once a second (printed above).
-        let own = Self.median(ownRates["power_save = true"] ?? [])
+        let own = Self.median(ownRates[variants[0].name] ?? [])
         #expect(own <= 1, "a paused agent with power saving wakes at most once a second on average")
     }
 }

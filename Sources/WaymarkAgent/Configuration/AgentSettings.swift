@@ -1,3 +1,5 @@
+import WaymarkStore
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -25,12 +27,31 @@ public struct AgentSettings: Sendable, Equatable {
         self.logDirectory = logDirectory
     }
 
-    /// The default ``deviceID``: the host name from `gethostname`, or `waymark` if the host has none.
+    /// The default ``deviceID``: the host name, unless it is empty or `localhost`; else this installation's
+    /// `/etc/machine-id` (unique per board, even when every board keeps the image's host name); else `waymark`.
     public static var defaultDeviceID: String {
+        deviceID(hostName: hostName, machineID: machineID) ?? "waymark"
+    }
+
+    /// The first of the two that names one board and is a valid ``deviceID``.
+    static func deviceID(hostName: String?, machineID: String?) -> String? {
+        [hostName.flatMap { $0 == "localhost" ? nil : $0 }, machineID]
+            .compactMap { $0 }
+            .first { name in
+                guard case .accepted = ValueRule<String>.identifier.check(.string(name)) else { return false }
+                return true
+            }
+    }
+
+    private static var hostName: String? {
         var buffer = [CChar](repeating: 0, count: 256)
-        guard gethostname(&buffer, buffer.count - 1) == 0 else { return "waymark" }
-        let name = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        return name.isEmpty ? "waymark" : name
+        guard gethostname(&buffer, buffer.count - 1) == 0 else { return nil }
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    private static var machineID: String? {
+        guard let bytes = try? Files.contents("/etc/machine-id") else { return nil }
+        return String(decoding: bytes, as: UTF8.self).split(separator: "\n").first.map(String.init)
     }
 }
 

@@ -1,5 +1,6 @@
 import Logging
 import WaymarkCore
+import WaymarkGPSD
 import WaymarkStore
 
 /// What live and replay share: the pipeline, event numbering, the deferral windows, the spool, delivery,
@@ -19,6 +20,8 @@ struct AgentCore {
     private var loggedStatus: Status?
     /// When the trip in progress was last saved, and whether the vehicle stood still then.
     private var tripSaved: (at: MonotonicInstant, standing: Bool)?
+    /// What the connection and the activity are, for ``serviceStatus``.
+    private var statusLine: StatusLine
 
     /// - Parameters:
     ///   - savedInside: the regions saved as inside before this start, or nil; the spool's when there is one.
@@ -44,6 +47,7 @@ struct AgentCore {
         deferral = DeferralPolicy(settings: configuration.deferred)
         encoder = EventEncoder(deviceID: configuration.agent.deviceID)
         untimed = UntimedEvents(floor: clockFloor.map { max($0, storage?.recovered.lastTime ?? $0) })
+        statusLine = StatusLine(server: GPSDConnection.Configuration(configuration.gpsd).server)
         self.storage = storage
         self.sink = sink
         self.logger = logger
@@ -114,6 +118,14 @@ struct AgentCore {
 
     /// Whether the receiver is to be watched now (false while paused with power saving, between probes).
     var wantsWatch: Bool { pipeline.activity.wantsWatch }
+
+    /// What the agent is doing now, in one line for a person (``StatusLine``).
+    var serviceStatus: String {
+        var line = statusLine
+        line.status = pipeline.status
+        line.unsent = storage?.unsent
+        return line.text
+    }
 
     /// Time passes without input.
     mutating func advance(to now: MonotonicInstant, wallClock: Timestamp) {
@@ -194,6 +206,7 @@ struct AgentCore {
 
     mutating func process(_ update: SourceUpdate) {
         expireWindow(now: update.monotonic, wallClock: update.wallClock)
+        statusLine.observe(update.event)
         var events = pipeline.handle(update)
         if pipeline.lastVerdict != nil { logVerdict(update) }
         deliver(&events, now: update.monotonic)
@@ -211,6 +224,7 @@ struct AgentCore {
     ///
     /// Events made before the agent can date them wait in ``untimed`` first; they are logged as they come.
     private mutating func deliver(_ events: inout [Event], now: MonotonicInstant) {
+        for event in events { statusLine.observe(event) }
         let logged = untimed.isWaiting
         if logged { for event in events { log(event) } }
         events = untimed.admit(events, at: now, clock: eventClock)

@@ -10,6 +10,7 @@ struct ConfigurationReloadService: Service {
     private let connection: GPSDConnection
     private let locationService: LocationService
     private let regionFiles: RegionFileService
+    private let notifier: SystemdNotifier?
     private let logger: Logger
 
     init(
@@ -17,12 +18,14 @@ struct ConfigurationReloadService: Service {
         connection: GPSDConnection,
         locationService: LocationService,
         regionFiles: RegionFileService,
+        notifier: SystemdNotifier? = nil,
         logger: Logger
     ) {
         self.source = source
         self.connection = connection
         self.locationService = locationService
         self.regionFiles = regionFiles
+        self.notifier = notifier
         self.logger = logger
     }
 
@@ -32,7 +35,11 @@ struct ConfigurationReloadService: Service {
         }
     }
 
+    /// Reloads, between `RELOADING=1` and `READY=1` to systemd (`systemctl reload` waits for them).
     func reload() {
+        let microseconds = SystemClocks.monotonic().nanoseconds / 1000
+        notifier?.send(["RELOADING=1", "MONOTONIC_USEC=\(microseconds)"])
+        defer { notifier?.send(["READY=1"]) }
         let file = source.fileDescription
         let configuration: Configuration
         do {

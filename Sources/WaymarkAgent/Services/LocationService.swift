@@ -13,6 +13,8 @@ public final class LocationService: Service, Sendable {
     private let setWatching: @Sendable (Bool) -> Void
     private let configuration: Configuration
     private let sink: any EventSink
+    /// systemd's notification socket when the agent runs as a `Type=notify` service.
+    private let notifier: SystemdNotifier?
     private let logger: Logger
     private let finalCounters = Mutex(Counters())
     /// Settings from a reload, applied before the next batch.
@@ -33,6 +35,7 @@ public final class LocationService: Service, Sendable {
     /// - Parameters:
     ///   - regionStates: the region state file of earlier versions; nil reads and saves none.
     ///   - spooling: whether events go to the spool in `[agent] state_dir` and from there to the sinks.
+    ///   - notifier: where to say `READY=1`, the status line and the watchdog's pings (``ServiceNotifications``).
     init(
         batches: AsyncStream<[SourceUpdate]>,
         configuration: Configuration,
@@ -40,6 +43,7 @@ public final class LocationService: Service, Sendable {
         spooling: Bool = true,
         setWatching: @escaping @Sendable (Bool) -> Void = { _ in },
         sink: any EventSink,
+        notifier: SystemdNotifier? = nil,
         logger: Logger
     ) {
         self.batches = batches
@@ -48,6 +52,7 @@ public final class LocationService: Service, Sendable {
         self.regionStates = regionStates
         self.spooling = spooling
         self.sink = sink
+        self.notifier = notifier
         self.logger = logger
     }
 
@@ -102,6 +107,10 @@ public final class LocationService: Service, Sendable {
             logger: logger
         )
         core.start(reports: reports, at: SystemClocks.wall(), now: SystemClocks.monotonic())
+        // Ready: the configuration is loaded, the spool open, and the connection's thread, started before this
+        // service, is making its first attempt (gpsd may come later: that is a state, not a failed start).
+        var notifications = ServiceNotifications(watchdogTimeout: notifier?.watchdogTimeout)
+        notifier?.send(notifications.ready(status: core.serviceStatus, now: SystemClocks.monotonic()))
         let (inputs, continuation) = AsyncStream.makeStream(of: Input.self)
         wakeUp.withLock { $0 = continuation }
         let batches = self.batches
@@ -109,7 +118,6 @@ public final class LocationService: Service, Sendable {
             for await batch in batches { continuation.yield(.batch(batch)) }
             continuation.finish()
         }
-        var timer = DeadlineTimer(continuation: continuation, executor: executor)
         var watching = true
         var saveFailed = false
         for await input in inputs.cancelOnGracefulShutdown() {
@@ -131,7 +139,6 @@ public final class LocationService: Service, Sendable {
             case .batch(let batch):
                 for update in batch { core.process(update) }
             case .deadline:
-                timer.fired()
                 core.advance(to: SystemClocks.monotonic(), wallClock: SystemClocks.wall())
             case .pending:
                 break
@@ -152,11 +159,18 @@ public final class LocationService: Service, Sendable {
                 logger.debug(watching ? "watching the receiver" : "watch stopped while paused")
                 setWatching(watching)
             }
-            timer.arm(at: [core.nextDeadline, core.nextCommit].compactMap { $0 }.min())
+            // The pings come from this loop, after the commit: a loop that hangs stops them.
+            if let notifier {
+                notifier.send(notifications.update(status: core.serviceStatus, now: SystemClocks.monotonic()))
+            }
+            // The executor's alarm wakes this thread alone at the next deadline, a little late rather than early.
+            let deadline = [core.nextDeadline, core.nextCommit, notifications.nextDeadline].compactMap { $0 }.min()
+            executor.setAlarm(at: deadline) { continuation.yield(.deadline) }
         }
+        notifier?.send(["STOPPING=1", "STATUS=stopping: ending the trip in progress and committing the spool"])
         wakeUp.withLock { $0 = nil }
-        // Both run on the executor, which ends when this returns: wait until they have.
-        await timer.cancel()
+        // The forwarding task runs on the executor, which ends when this returns: wait until it has.
+        executor.setAlarm(at: nil)
         forwarding.cancel()
         await forwarding.value
         core.finish(now: SystemClocks.monotonic(), wallClock: SystemClocks.wall())
@@ -164,45 +178,5 @@ public final class LocationService: Service, Sendable {
         let counters = core.counters
         finalCounters.withLock { $0 = counters }
         logger.info("stopped", metadata: ["counters": "\(counters.summary)"])
-    }
-
-    /// Wakes the service at the core's next deadline. Re-armed only when the deadline comes earlier: a
-    /// deadline that moved later fires early once, finds nothing to do, and is armed again — one wake-up
-    /// instead of a new timer task for every fix.
-    private struct DeadlineTimer {
-        let continuation: AsyncStream<Input>.Continuation
-        let executor: ThreadExecutor
-        private var armed: MonotonicInstant?
-        private var task: Task<Void, Never>?
-
-        init(continuation: AsyncStream<Input>.Continuation, executor: ThreadExecutor) {
-            self.continuation = continuation
-            self.executor = executor
-        }
-
-        mutating func arm(at deadline: MonotonicInstant?) {
-            guard let deadline, armed.map({ deadline < $0 }) ?? true else { return }
-            task?.cancel()
-            armed = deadline
-            let continuation = continuation
-            task = Task(executorPreference: executor) {
-                let wait = deadline - SystemClocks.monotonic()
-                // A little late rather than early, so the core finds its deadline passed; and never at once, so
-                // that a deadline left in the past cannot make the service spin.
-                try? await Task.sleep(for: max(wait, .zero) + .milliseconds(10))
-                guard !Task.isCancelled else { return }
-                continuation.yield(.deadline)
-            }
-        }
-
-        mutating func fired() {
-            armed = nil
-            task = nil
-        }
-
-        func cancel() async {
-            task?.cancel()
-            await task?.value
-        }
     }
 }

@@ -1,5 +1,6 @@
 import Dispatch
 import Synchronization
+import WaymarkCore
 import WaymarkGPSD
 
 /// A task executor with one dedicated thread: code run under its preference
@@ -9,16 +10,23 @@ import WaymarkGPSD
 ///
 /// Jobs run one at a time in the order they came. ``shutDown()`` ends the thread once the jobs before it have
 /// run; a job that comes later (a task still holding the preference) runs on the global concurrent executor.
+///
+/// The thread also keeps one alarm (``setAlarm(at:_:)``): it waits for jobs at most until then, so a deadline
+/// wakes this thread alone, where a sleeping task would wake the runtime's timer thread and a pool thread too.
 final class ThreadExecutor: TaskExecutor, Sendable {
     private struct Queue {
         var jobs: [UnownedJob] = []
         var next = 0
         var isShutDown = false
+        var alarm: (deadline: MonotonicInstant, action: @Sendable () -> Void)?
     }
 
     private let queue = Mutex(Queue())
     /// Counts the jobs queued, plus one for the shutdown.
     private let ready = DispatchSemaphore(value: 0)
+    /// An alarm goes off this much late rather than early, so that whoever set it finds its deadline passed, and
+    /// never sooner than this after it was set.
+    static let alarmLateness = Duration.milliseconds(10)
 
     /// Starts the thread, named `name` (Linux keeps 15 bytes) for `top -H` and /proc.
     init(name: String) {
@@ -36,6 +44,12 @@ final class ThreadExecutor: TaskExecutor, Sendable {
         ready.signal()
     }
 
+    /// Runs `action` on this thread at `deadline` (monotonic), unless the alarm is set again first; nil clears
+    /// it. Call it from this executor's own jobs: the thread reads the alarm before each wait.
+    func setAlarm(at deadline: MonotonicInstant?, _ action: @escaping @Sendable () -> Void = {}) {
+        queue.withLock { $0.alarm = deadline.map { ($0, action) } }
+    }
+
     /// Ends the thread after the jobs already queued.
     func shutDown() {
         queue.withLock { $0.isShutDown = true }
@@ -44,7 +58,19 @@ final class ThreadExecutor: TaskExecutor, Sendable {
 
     private func runJobs() {
         while true {
-            ready.wait()
+            if let alarm = queue.withLock({ $0.alarm }) {
+                // Never at once: a deadline left in the past must not make the thread spin.
+                let wait = max(alarm.deadline - SystemClocks.monotonic(), .zero) + Self.alarmLateness
+                let (seconds, attoseconds) = wait.components
+                let nanoseconds = Int(clamping: seconds) &* 1_000_000_000 &+ Int(attoseconds / 1_000_000_000)
+                if ready.wait(timeout: .now() + .nanoseconds(nanoseconds)) == .timedOut {
+                    queue.withLock { $0.alarm = nil }
+                    alarm.action()
+                    continue
+                }
+            } else {
+                ready.wait()
+            }
             let job = queue.withLock { queue -> UnownedJob? in
                 guard queue.next < queue.jobs.count else { return nil }
                 defer {

@@ -24,6 +24,8 @@ final class Storage {
     private var urgent = false
     /// The last `seq` committed.
     private(set) var committed: UInt64
+    /// The last `seq` appended.
+    private var appended: UInt64
     /// The last `seq` the sinks may have: the end of the last closed deferral window, or every event.
     private(set) var released: UInt64
     /// What the start found: the last `seq`, and a deferral window a crash left open.
@@ -67,6 +69,7 @@ final class Storage {
         }
         recovered = state
         committed = state.lastSeq
+        appended = state.lastSeq
         released = state.windowStart.map { $0 - 1 } ?? state.lastSeq
     }
 
@@ -84,6 +87,7 @@ final class Storage {
     /// Takes a numbered event; committed with the next commit.
     func append(_ event: StoredEvent) {
         pending.events.append(event)
+        appended = max(appended, event.seq)
         if pendingSince == nil { pendingSince = clock() }
         if event.kind == .pause || event.kind == .region || event.kind == .trip { urgent = true }
     }
@@ -164,6 +168,9 @@ final class Storage {
     }
 
     private var delivered: UInt64 { drivers.map(\.cursor).min() ?? 0 }
+
+    /// Events some sink does not have yet (deferred, or waiting for a sink); nil without sinks.
+    var unsent: UInt64? { drivers.isEmpty ? nil : appended - min(delivered, appended) }
 
     private func takePending() -> SpoolCommit {
         var commit = pending

@@ -12,7 +12,8 @@ public struct EventPipeline: Sendable {
     public private(set) var filter: LocationFilter
     /// What the filter decided about the fix of the last update; nil when that update carried none.
     public private(set) var lastVerdict: LocationVerdict?
-    private var status = Status(gpsd: .unavailable)
+    /// The connection, the receiver and its fix as the last update left them (the `status` event's content).
+    public private(set) var status = Status(gpsd: .unavailable)
     private var hasReportedStatus = false
     private var outageReported = false
     private var deviceMissingReported = false

@@ -1,0 +1,116 @@
+#!/usr/bin/env bash
+# The Debian package's acceptance on this machine (as root, or through sudo): builds it, runs lintian and
+# systemd-analyze on it, installs it with dpkg, runs the installed agent as the waymark user on the Regensburg
+# drive through a real gpsd under strace (every system call must pass the unit's SystemCallFilter=), then
+# removes and purges it and checks that nothing of it is left. systemd need not be PID 1: the maintainer
+# scripts work without it. Changes the machine (a package and a user): meant for CI and test machines.
+#   deploy/test-package.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+sudo=""
+[ "$(id -u)" -eq 0 ] || sudo="sudo"
+fail() { echo "test-package: FAILED: $*" >&2; exit 1; }
+step() { echo "test-package: $*" >&2; }
+
+package=$(deploy/build-deb.sh)
+step "built $package"
+
+step "lintian"
+lintian_out=$(lintian --fail-on error --display-info "$package" 2>&1) || { echo "$lintian_out" >&2; fail "lintian reports errors"; }
+echo "$lintian_out" | sed 's/^/  /' >&2
+dpkg-deb -I "$package" | grep -E "^ (Package|Version|Architecture|Installed-Size|Depends|Recommends):" >&2
+
+if dpkg-query -W -f='${Status}' waymark 2>/dev/null | grep -q "ok installed"; then
+    fail "waymark is installed on this machine already: remove it first (dpkg -P waymark)"
+fi
+step "dpkg -i"
+$sudo dpkg -i "$package" >&2
+/usr/bin/waymark --version >&2
+/usr/bin/waymark check-config /etc/waymark/waymark.toml || fail "the installed configuration does not check"
+getent passwd waymark >/dev/null || fail "no waymark user"
+for dir in /var/lib/waymark /var/log/waymark; do
+    [ "$(stat -c %U:%G "$dir")" = waymark:waymark ] || fail "$dir is not owned by waymark"
+done
+man -w waymark >/dev/null 2>&1 || [ -f /usr/share/man/man1/waymark.1.gz ] || fail "no manual page"
+listing=$(dpkg -L waymark | sort)
+
+unit=/usr/lib/systemd/system/waymark.service
+step "systemd-analyze verify $unit"
+verify=$(systemd-analyze verify "$unit" 2>&1) || { echo "$verify" >&2; fail "systemd-analyze verify"; }
+[ -z "$verify" ] || echo "$verify" | sed 's/^/  /' >&2
+exposure=$(systemd-analyze security --offline=true "$unit" 2>&1 | sed -n 's/.*Overall exposure level for waymark.service: \([0-9.]*\).*/\1/p')
+step "exposure $exposure (at most 1.5)"
+[ -n "$exposure" ] && awk -v e="$exposure" 'BEGIN { exit !(e <= 1.5) }' || fail "exposure $exposure is above 1.5"
+
+step "the installed agent, as user waymark, on the Regensburg drive through gpsd, under strace"
+work=$(mktemp -d)
+chmod 755 "$work"
+cleanup() {
+    for pid in ${pids:-}; do kill "$pid" 2>/dev/null || true; done
+    wait 2>/dev/null || true
+    rm -rf "$work"
+}
+trap cleanup EXIT
+pids=""
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+gpsd_port=$(free_port)
+feed_port=$(free_port)
+{ cat Tests/Fixtures/gpsd-logs/20100411_Geko_Regensburg.log; printf '\n# EOF\n'; } >"$work/feed.log"
+socat -u "OPEN:$work/feed.log" "TCP-LISTEN:$feed_port,bind=127.0.0.1,reuseaddr" &
+pids="$pids $!"
+/usr/sbin/gpsd -N -b -S "$gpsd_port" -F "$work/ctl.sock" "tcp://127.0.0.1:$feed_port" 2>/dev/null &
+pids="$pids $!"
+# systemd's side of the notify protocol, so that the trace has the agent's notifications too.
+python3 -c 'import os, socket, sys, time
+s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM); s.bind(sys.argv[1]); os.chmod(sys.argv[1], 0o777)
+while True: s.recv(4096)' "$work/notify" &
+pids="$pids $!"
+for _ in $(seq 100); do (exec 3<>"/dev/tcp/127.0.0.1/$gpsd_port") 2>/dev/null && [ -S "$work/notify" ] && break; sleep 0.1; done
+# Tracing needs ptrace, which some containers refuse: then the agent runs untraced and says so.
+tracer=($sudo strace -f -qq -o "$work/trace")
+$sudo strace -qq -o /dev/null true 2>/dev/null || { tracer=($sudo); step "strace cannot trace here (ptrace refused): the system calls go unchecked"; }
+"${tracer[@]}" runuser -u waymark -- env NOTIFY_SOCKET="$work/notify" WATCHDOG_USEC=2000000 \
+    /usr/bin/waymark run --print --gpsd "127.0.0.1:$gpsd_port" >"$work/events.jsonl" 2>"$work/stderr" &
+agent=$!
+pids="$pids $agent"
+for _ in $(seq 1200); do
+    grep -q '"code":"no_device"' "$work/events.jsonl" 2>/dev/null && break
+    kill -0 "$agent" 2>/dev/null || break
+    sleep 0.1
+done
+$sudo pkill -INT -u waymark -x waymark || true
+wait "$agent" || fail "the agent did not stop cleanly: $(cat "$work/stderr")"
+locations=$(grep -c '"type":"location"' "$work/events.jsonl" || true)
+step "$locations location events; logs: $(ls /var/log/waymark | tr '\n' ' ')"
+[ "$locations" -gt 700 ] || fail "only $locations location events: $(tail -5 "$work/stderr")"
+[ -f /var/lib/waymark/spool.sqlite ] || fail "no spool in /var/lib/waymark"
+[ -z "$(find /var/lib/waymark /var/log/waymark ! -user waymark)" ] || fail "files not owned by waymark"
+if [ -f "$work/trace" ]; then
+    # The trace starts with runuser and env (root, dropping to waymark): only the agent counts, from its execve
+    # on, with the threads it starts.
+    awk '!started && $2 ~ /^execve\("\/usr\/bin\/waymark"/ { started = 1; agent = $1 }
+        !started { before[$1] = 1; next }
+        !($1 in before) || $1 == agent' "$work/trace" >"$work/agent.trace"
+    # setpriority: the Swift runtime's worker threads ask for a higher priority, which the unit refuses (its
+    # comments say why).
+    deploy/check-syscalls.py --refused-on-purpose setpriority "$unit" "$work/agent.trace" >&2 \
+        || fail "the agent makes system calls the unit refuses"
+fi
+
+step "dpkg -r: the spool, the logs and the configuration stay"
+$sudo dpkg -r waymark >&2
+[ -f /var/lib/waymark/spool.sqlite ] || fail "dpkg -r removed the spool"
+[ -d /var/log/waymark ] || fail "dpkg -r removed the logs"
+[ -f /etc/waymark/waymark.toml ] || fail "dpkg -r removed the conffile"
+[ ! -e /usr/bin/waymark ] || fail "dpkg -r left /usr/bin/waymark"
+step "dpkg -P: nothing of the package is left"
+$sudo dpkg -P waymark >&2
+left=""
+while read -r path; do
+    [ -z "$path" ] && continue
+    # Directories that other packages share (/usr, /usr/share/man/...) stay.
+    if [ -e "$path" ] && ! { [ -d "$path" ] && [ -n "$(ls -A "$path" 2>/dev/null)" ]; }; then left="$left $path"; fi
+done <<<"$listing"
+for path in /etc/waymark /var/lib/waymark /var/log/waymark /etc/systemd/system/multi-user.target.wants/waymark.service; do [ -e "$path" ] && left="$left $path"; done
+[ -z "$left" ] || fail "left after purge:$left"
+step "passed"
