@@ -80,6 +80,6 @@ let package = Package(
             name: "WaymarkAgentTests",
             dependencies: ["WaymarkAgent", "WaymarkGPSD", "WaymarkStore", "WaymarkTestSupport"]
         ),
-        .testTarget(name: "waymarkTests", dependencies: ["waymark", "WaymarkTestSupport"]),
+        .testTarget(name: "waymarkTests", dependencies: ["waymark", "WaymarkTestSupport", "PlacesOracle"]),
     ]
 )
