@@ -233,9 +233,18 @@ import WaymarkCore
             "[places]\nfile = \"places.bin\"",
             #"waymark.toml:2: [places] file = "places.bin": must be an absolute path, starting with "/""#
         ),
-        ("[places]\nmax_distance = 0", "waymark.toml:2: [places] max_distance = 0: must be a number of metres from 1 to 20000000"),
-        ("[places]\nsite_radius = -1", "waymark.toml:2: [places] site_radius = -1: must be a number of metres from 0 to 100000"),
-        ("[places]\nenabled = \"yes\"", #"waymark.toml:2: [places] enabled = "yes": must be true or false, not a string"#),
+        (
+            "[places]\nmax_distance = 0",
+            "waymark.toml:2: [places] max_distance = 0: must be a number of metres from 1 to 20000000"
+        ),
+        (
+            "[places]\nsite_radius = -1",
+            "waymark.toml:2: [places] site_radius = -1: must be a number of metres from 0 to 100000"
+        ),
+        (
+            "[places]\nenabled = \"yes\"",
+            #"waymark.toml:2: [places] enabled = "yes": must be true or false, not a string"#
+        ),
         // Wrong type
         (
             "[location]\nspeed_delta = \"5\"",

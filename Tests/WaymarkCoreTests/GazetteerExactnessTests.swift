@@ -102,7 +102,8 @@ import WaymarkTestSupport
             Coordinate(latitude: 90, longitude: 0), Coordinate(latitude: -90, longitude: 0),
             Coordinate(latitude: 78.2232, longitude: 15.6267), Coordinate(latitude: -16.5, longitude: 180),
             Coordinate(latitude: -16.5, longitude: -180), Coordinate(latitude: 65.0, longitude: 179.999_999),
-            Coordinate(latitude: 49.013_43, longitude: 12.101_62), Coordinate(latitude: 48.916_67, longitude: 11.883_33),
+            Coordinate(latitude: 49.013_43, longitude: 12.101_62),
+            Coordinate(latitude: 48.916_67, longitude: 11.883_33),
         ]
         return points
     }
