@@ -52,15 +52,9 @@ private struct NearestSearch {
             bestSquaredChord = squared
             bestIndex = middle
         }
-        let offset = query[axis] - position[axis]
-        let next = axis == 2 ? 0 : axis + 1
-        if offset < 0 {
-            nearestByChord(lo, middle, axis: next)
-            if offset * offset < bestSquaredChord { nearestByChord(middle + 1, hi, axis: next) }
-        } else {
-            nearestByChord(middle + 1, hi, axis: next)
-            if offset * offset < bestSquaredChord { nearestByChord(lo, middle, axis: next) }
-        }
+        let (offset, near, far, next) = split(lo, middle, hi, at: position, axis: axis)
+        nearestByChord(near.lo, near.hi, axis: next)
+        if offset * offset < bestSquaredChord { nearestByChord(far.lo, far.hi, axis: next) }
     }
 
     /// Every place of `lo ..< hi` whose chord could beat ``best``, measured by its geodesic.
@@ -76,14 +70,25 @@ private struct NearestSearch {
                 bestIndex = middle
             }
         }
+        let (offset, near, far, next) = split(lo, middle, hi, at: position, axis: axis)
+        nearestByGeodesic(near.lo, near.hi, axis: next)
+        if abs(offset) <= best + Gazetteer.chordSlack { nearestByGeodesic(far.lo, far.hi, axis: next) }
+    }
+
+    /// The query's offset from the node's place along `axis`, the half of `lo ..< hi` on the query's side and
+    /// the other half, and the axis of the next depth.
+    @inline(__always)
+    private func split(
+        _ lo: Int,
+        _ middle: Int,
+        _ hi: Int,
+        at position: EarthCentered,
+        axis: Int
+    ) -> (offset: Double, near: (lo: Int, hi: Int), far: (lo: Int, hi: Int), next: Int) {
         let offset = query[axis] - position[axis]
-        let next = axis == 2 ? 0 : axis + 1
-        if offset < 0 {
-            nearestByGeodesic(lo, middle, axis: next)
-            if -offset <= best + Gazetteer.chordSlack { nearestByGeodesic(middle + 1, hi, axis: next) }
-        } else {
-            nearestByGeodesic(middle + 1, hi, axis: next)
-            if offset <= best + Gazetteer.chordSlack { nearestByGeodesic(lo, middle, axis: next) }
-        }
+        let below = (lo: lo, hi: middle)
+        let above = (lo: middle + 1, hi: hi)
+        return offset < 0
+            ? (offset, below, above, axis == 2 ? 0 : axis + 1) : (offset, above, below, axis == 2 ? 0 : axis + 1)
     }
 }
