@@ -63,8 +63,16 @@ let package = Package(
         ),
         // Real gpsd processes, fixture paths and the capture oracle, shared by the test targets.
         .target(name: "WaymarkTestSupport", path: "Tests/WaymarkTestSupport"),
+        // The brute-force nearest place the gazetteer is held to, optimized even in a debug build: 15,000
+        // exhaustive searches over 170,391 places would take minutes unoptimized.
+        .target(
+            name: "PlacesOracle",
+            dependencies: ["WaymarkCore"],
+            path: "Tests/PlacesOracle",
+            swiftSettings: [.unsafeFlags(["-O"])]
+        ),
         .testTarget(name: "WaymarkFormatsTests", dependencies: ["WaymarkFormats", "WaymarkTestSupport"]),
-        .testTarget(name: "WaymarkCoreTests", dependencies: ["WaymarkCore", "WaymarkTestSupport"]),
+        .testTarget(name: "WaymarkCoreTests", dependencies: ["WaymarkCore", "WaymarkTestSupport", "PlacesOracle"]),
         .testTarget(name: "WaymarkGPSDTests", dependencies: ["WaymarkGPSD", "WaymarkCore", "WaymarkTestSupport"]),
         .testTarget(name: "WaymarkStoreTests", dependencies: ["WaymarkStore", "WaymarkTestSupport"]),
         .testTarget(name: "WaymarkUplinkTests", dependencies: ["WaymarkUplink", "WaymarkStore", "WaymarkTestSupport"]),
@@ -72,6 +80,6 @@ let package = Package(
             name: "WaymarkAgentTests",
             dependencies: ["WaymarkAgent", "WaymarkGPSD", "WaymarkStore", "WaymarkTestSupport"]
         ),
-        .testTarget(name: "waymarkTests", dependencies: ["waymark", "WaymarkTestSupport"]),
+        .testTarget(name: "waymarkTests", dependencies: ["waymark", "WaymarkTestSupport", "PlacesOracle"]),
     ]
 )

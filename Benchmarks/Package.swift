@@ -83,5 +83,17 @@ let package = Package(
                 .plugin(name: "BenchmarkPlugin", package: "benchmark")
             ]
         ),
+        .executableTarget(
+            name: "PlacesBenchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "WaymarkCore", package: "Waymark"),
+                .product(name: "WaymarkStore", package: "Waymark"),
+            ],
+            path: "Benchmarks/PlacesBenchmarks",
+            plugins: [
+                .plugin(name: "BenchmarkPlugin", package: "benchmark")
+            ]
+        ),
     ]
 )

@@ -12,8 +12,8 @@ extension Waymark {
     /// agent computes.
     struct Geo: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Geodesy on the WGS84 ellipsoid, and the earth's magnetic field.",
-            subcommands: [Distance.self, Declination.self]
+            abstract: "Geodesy on the WGS84 ellipsoid, the earth's magnetic field, and the places of points.",
+            subcommands: [Distance.self, Declination.self, Place.self]
         )
     }
 }

@@ -18,9 +18,10 @@ extension Waymark.Trips {
         static let configuration = CommandConfiguration(
             abstract: "Print the trips in the spool, oldest first: one line each, or their trip events as JSON Lines.",
             discussion: """
-                Columns: start and end (UTC), distance in km, duration, stops, and why the trip ended (stationary, \
-                no_fix, shutdown, or interrupted: a power cut or crash, reported at the next start). Each trip's \
-                track is log_dir/trips/<start>.gpx when the file sink is enabled.
+                Columns: start and end (UTC), distance in km, duration, stops, why the trip ended (stationary, \
+                no_fix, shutdown, or interrupted: a power cut or crash, reported at the next start), and its \
+                places, "Regensburg → Kelheim" ([places]: a site's name, or the nearest populated place; ? for \
+                none). Each trip's track is log_dir/trips/<start>.gpx when the file sink is enabled.
                 """
         )
 
@@ -48,7 +49,9 @@ extension Waymark.Trips {
                 for (_, line) in trips { print(line) }
                 return
             }
-            print("start                     end                       distance_km  duration  stops  reason")
+            print(
+                "start                     end                       distance_km  duration  stops  reason       places"
+            )
             for (trip, _) in trips {
                 let distance = (trip.number("distance") ?? 0) / 1000
                 let duration = Int(trip.number("duration") ?? 0)
@@ -59,8 +62,9 @@ extension Waymark.Trips {
                         pad(String((distance * 100).rounded() / 100), 12),
                         pad("\(duration / 3600)h\(pad(String(duration / 60 % 60), 2, left: true, fill: "0"))m", 9),
                         pad(String(Int(trip.number("stops") ?? 0)), 6),
-                        trip.string("reason") ?? "?",
-                    ].joined(separator: " ")
+                        pad(trip.string("reason") ?? "?", 12),
+                        trip.route ?? "",
+                    ].joined(separator: " ").trimmingSuffix()
                 )
             }
         }
@@ -69,5 +73,14 @@ extension Waymark.Trips {
             let padding = String(repeating: fill, count: max(0, width - text.count))
             return left ? padding + text : text + padding
         }
+    }
+}
+
+extension String {
+    /// The string without its trailing spaces.
+    fileprivate func trimmingSuffix() -> String {
+        var text = self
+        while text.last == " " { text.removeLast() }
+        return text
     }
 }

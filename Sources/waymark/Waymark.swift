@@ -7,10 +7,10 @@ struct Waymark: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "waymark",
         abstract: "An on-board location agent for vehicle fleets: live fixes from gpsd, as Core Location does.",
-        version: "waymark \(Agent.versionDescription)",
+        version: "waymark \(Agent.versionDescription)\nPlaces: \(Agent.geoNamesCredit)",
         subcommands: [
             Run.self, Replay.self, CheckConfig.self, Locate.self, Geo.self, Regions.self, Spool.self, Trips.self,
-            Defer.self,
+            Defer.self, Places.self,
         ]
     )
 }

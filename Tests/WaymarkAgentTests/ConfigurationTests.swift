@@ -230,6 +230,22 @@ import WaymarkCore
             "[regions]\nfile = \"regions.geojson\"",
             #"waymark.toml:2: [regions] file = "regions.geojson": must be an absolute path, starting with "/""#
         ),
+        (
+            "[places]\nfile = \"places.bin\"",
+            #"waymark.toml:2: [places] file = "places.bin": must be an absolute path, starting with "/""#
+        ),
+        (
+            "[places]\nmax_distance = 0",
+            "waymark.toml:2: [places] max_distance = 0: must be a number of metres from 1 to 20000000"
+        ),
+        (
+            "[places]\nsite_radius = -1",
+            "waymark.toml:2: [places] site_radius = -1: must be a number of metres from 0 to 100000"
+        ),
+        (
+            "[places]\nenabled = \"yes\"",
+            #"waymark.toml:2: [places] enabled = "yes": must be true or false, not a string"#
+        ),
         // Wrong type
         (
             "[location]\nspeed_delta = \"5\"",
@@ -247,11 +263,11 @@ import WaymarkCore
         // Unknown sections and keys
         (
             "[agnet]",
-            "waymark.toml:1: [agnet]: unknown section; allowed sections are agent, gpsd, location, heading, activity, regions, deferred, spool, sinks.file"
+            "waymark.toml:1: [agnet]: unknown section; allowed sections are agent, gpsd, location, heading, activity, regions, deferred, spool, sinks.file, places"
         ),
         (
             "[gpsd]\nport = 1\n\n[foo.bar]\nx = 1",
-            "waymark.toml:4: [foo.bar]: unknown section; allowed sections are agent, gpsd, location, heading, activity, regions, deferred, spool, sinks.file"
+            "waymark.toml:4: [foo.bar]: unknown section; allowed sections are agent, gpsd, location, heading, activity, regions, deferred, spool, sinks.file, places"
         ),
         (
             "[gpsd]\n\nhostname = \"gpsd.local\"",
@@ -267,7 +283,7 @@ import WaymarkCore
         ),
         (
             "device_id = \"bus-0042\"\n[agent]",
-            "waymark.toml:1: device_id: key outside any section; allowed sections are agent, gpsd, location, heading, activity, regions, deferred, spool, sinks.file"
+            "waymark.toml:1: device_id: key outside any section; allowed sections are agent, gpsd, location, heading, activity, regions, deferred, spool, sinks.file, places"
         ),
         (
             "[gpsd]\nreconnect_min = 1979-05-27",
@@ -308,7 +324,7 @@ import WaymarkCore
         let expected = """
             waymark.toml:2: [gpsd] port = 0: must be an integer from 1 to 65535
             waymark.toml:3: [gpsd] hostname: unknown key; allowed keys are host, port, device, reconnect_min, reconnect_max
-            waymark.toml:5: [agnet]: unknown section; allowed sections are agent, gpsd, location, heading, activity, regions, deferred, spool, sinks.file
+            waymark.toml:5: [agnet]: unknown section; allowed sections are agent, gpsd, location, heading, activity, regions, deferred, spool, sinks.file, places
             waymark.toml:9: [agent] device_id = "bus 42": must be 1 to 64 characters, each a letter, a digit, ".", "_", "-" or ":"
             waymark.toml:10: [agent] log_dir = 5: must be a string, not an integer
             waymark.toml:12: [gpsd] extra: unknown key; allowed keys are host, port, device, reconnect_min, reconnect_max

@@ -13,8 +13,8 @@ struct JournalOutputTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let errPath = directory.appendingPathComponent("stderr").path
         let otherPath = directory.appendingPathComponent("other").path
-        FileManager.default.createFile(atPath: errPath, contents: nil)
-        FileManager.default.createFile(atPath: otherPath, contents: nil)
+        _ = FileManager.default.createFile(atPath: errPath, contents: nil)
+        _ = FileManager.default.createFile(atPath: otherPath, contents: nil)
         var named = stat()
         guard stat(otherFile ? otherPath : errPath, &named) == 0 else { throw TestServerError("stat: errno \(errno)") }
         let process = Process()

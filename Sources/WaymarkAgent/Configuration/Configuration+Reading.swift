@@ -13,6 +13,7 @@ extension Configuration {
         ConfigurationSection("deferred") { section, configuration in configuration.deferred.read(from: &section) },
         ConfigurationSection("spool") { section, configuration in configuration.spool.read(from: &section) },
         ConfigurationSection("sinks.file") { section, configuration in configuration.fileSink.read(from: &section) },
+        ConfigurationSection("places") { section, configuration in configuration.places.read(from: &section) },
     ]
 
     /// Reads `sections` of a document over the defaults; returns the configuration and every problem found,

@@ -24,6 +24,8 @@ public struct Configuration: Sendable, Equatable {
     public var spool: SpoolSettings
     /// `[sinks.file]`: the fleet-review logs.
     public var fileSink: FileSinkSettings
+    /// `[places]`: the places of `pause` and `trip` events.
+    public var places: PlacesSettings
 
     public init(
         agent: AgentSettings = .init(),
@@ -34,7 +36,8 @@ public struct Configuration: Sendable, Equatable {
         regions: RegionsSettings = .init(),
         deferred: DeferralSettings = .init(),
         spool: SpoolSettings = .init(),
-        fileSink: FileSinkSettings = .init()
+        fileSink: FileSinkSettings = .init(),
+        places: PlacesSettings = .init()
     ) {
         self.agent = agent
         self.gpsd = gpsd
@@ -45,6 +48,7 @@ public struct Configuration: Sendable, Equatable {
         self.deferred = deferred
         self.spool = spool
         self.fileSink = fileSink
+        self.places = places
     }
 
     /// Reads a configuration file's text: the defaults, overridden by the keys the text sets.

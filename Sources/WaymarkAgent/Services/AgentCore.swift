@@ -22,6 +22,9 @@ struct AgentCore {
     private var tripSaved: (at: MonotonicInstant, standing: Bool)?
     /// What the connection and the activity are, for ``serviceStatus``.
     private var statusLine: StatusLine
+    /// What names the places of `pause` and `trip` events; nil with `[places] enabled = false`.
+    private var places: PlaceFinder?
+    private var placesSettings: PlacesSettings
 
     /// - Parameters:
     ///   - savedInside: the regions saved as inside before this start, or nil; the spool's when there is one.
@@ -48,6 +51,8 @@ struct AgentCore {
         encoder = EventEncoder(deviceID: configuration.agent.deviceID)
         untimed = UntimedEvents(floor: clockFloor.map { max($0, storage?.recovered.lastTime ?? $0) })
         statusLine = StatusLine(server: GPSDConnection.Configuration(configuration.gpsd).server)
+        placesSettings = configuration.places
+        places = PlacesSource.finder(configuration.places, logger: logger)
         self.storage = storage
         self.sink = sink
         self.logger = logger
@@ -95,9 +100,20 @@ struct AgentCore {
         pipeline.headingSettings = configuration.heading
         pipeline.regionSettings = configuration.regions.monitor
         encoder.deviceID = configuration.agent.deviceID
+        applyPlaces(configuration.places)
         var events = pipeline.applyActivity(configuration.activity, at: now, wallClock: wallClock)
         deliver(&events, now: now)
         applyDeferral(configuration.deferred, wallClock: wallClock, now: now)
+    }
+
+    /// Applies `[places]`: the gazetteer is opened again only when `enabled` or `file` changed.
+    private mutating func applyPlaces(_ settings: PlacesSettings) {
+        defer { placesSettings = settings }
+        if settings.enabled != placesSettings.enabled || settings.file != placesSettings.file {
+            places = PlacesSource.finder(settings, logger: logger)
+        } else {
+            places?.settings = settings.finder
+        }
     }
 
     /// Applies `[deferred]` settings, or `waymark defer off` / `on`: turning deferral off ends the open window.
@@ -234,6 +250,9 @@ struct AgentCore {
     /// Numbers and stores the events, as ``deliver(_:now:)`` says; `logged` when they were logged already.
     private mutating func number(_ events: inout [Event], now: MonotonicInstant, logged: Bool) {
         guard !events.isEmpty else { return }
+        if let places {
+            for index in events.indices { places.name(&events[index], sites: pipeline.regions.lookup) }
+        }
         guard let storage else {
             sequencer.number(&events)
             sink.deliver(events, lines: sink.wantsLines ? events.map { StoredEvent.line($0, encoder: encoder) } : [])

@@ -12,11 +12,14 @@ public struct PauseReport: Hashable, Sendable {
     public var position: Coordinate?
     /// GPS time since when the vehicle stood still, or of the last usable fix.
     public var since: Timestamp?
+    /// The place of ``position`` (`[places]`), named as the event is emitted; nil when there is none.
+    public var place: Place?
 
-    public init(reason: Reason, position: Coordinate?, since: Timestamp?) {
+    public init(reason: Reason, position: Coordinate?, since: Timestamp?, place: Place? = nil) {
         self.reason = reason
         self.position = position
         self.since = since
+        self.place = place
     }
 }
 
@@ -72,6 +75,9 @@ public struct TripSummary: Hashable, Sendable {
     public var averageSpeed: Double?
     /// Regions entered during the trip, in order, each once.
     public var regionsEntered: [String]
+    /// The places of the start and the end (`[places]`), named as the event is emitted; nil when there is none.
+    public var startPlace: Place?
+    public var endPlace: Place?
 
     public init(
         start: Timestamp,
@@ -84,7 +90,9 @@ public struct TripSummary: Hashable, Sendable {
         stops: Int,
         maxSpeed: Double?,
         averageSpeed: Double?,
-        regionsEntered: [String]
+        regionsEntered: [String],
+        startPlace: Place? = nil,
+        endPlace: Place? = nil
     ) {
         self.start = start
         self.startPosition = startPosition
@@ -97,6 +105,8 @@ public struct TripSummary: Hashable, Sendable {
         self.maxSpeed = maxSpeed
         self.averageSpeed = averageSpeed
         self.regionsEntered = regionsEntered
+        self.startPlace = startPlace
+        self.endPlace = endPlace
     }
 
     public var duration: Duration { end.duration(since: start) }

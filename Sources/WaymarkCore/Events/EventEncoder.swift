@@ -51,6 +51,7 @@ public struct EventEncoder: Sendable {
                 writer.string("reason", pause.reason.rawValue)
                 writer.coordinate(pause.position)
                 if let since = pause.since { writer.timestamp("since", since) }
+                writer.place("place", pause.place)
             case .resume(let resume):
                 writer.string("reason", resume.reason.rawValue)
                 writer.coordinate(resume.position)
@@ -112,6 +113,24 @@ extension JSONObjectWriter {
         number("max_speed", trip.maxSpeed)
         number("avg_speed", trip.averageSpeed.map { Self.rounded($0, places: 3) })
         strings("regions_entered", trip.regionsEntered)
+        place("start_place", trip.startPlace)
+        place("end_place", trip.endPlace)
+    }
+
+    /// A place as an object: `name`, `site` (a site's region id), `country`, `admin1`, `timezone`, `geonameid`,
+    /// `distance` (metres, to the millimetre) and `bearing` (degrees from the place, to 0.1°), what is known.
+    fileprivate mutating func place(_ key: StaticString, _ place: Place?) {
+        guard let place else { return }
+        object(key) { writer in
+            writer.string("name", place.name)
+            if let site = place.site { writer.string("site", site) }
+            if let country = place.country { writer.string("country", country) }
+            if let admin1 = place.admin1 { writer.string("admin1", admin1) }
+            if let timezone = place.timezone { writer.string("timezone", timezone) }
+            if let id = place.geonameID { writer.integer("geonameid", Int64(id)) }
+            writer.number("distance", Self.rounded(place.distance, places: 3))
+            writer.number("bearing", place.bearing.map { Self.rounded($0, places: 1) })
+        }
     }
 
     static func rounded(_ value: Double, places: Int) -> Double {

@@ -1,4 +1,4 @@
-/// Appends one JSON object (flat but for arrays of strings), and a newline, to a caller's byte buffer, member by member.
+/// Appends one JSON object (flat but for arrays of strings and the objects of places), and a newline, to a caller's byte buffer, member by member.
 struct JSONObjectWriter {
     private var buffer: [UInt8] = []
     private var isFirst = true
@@ -23,6 +23,11 @@ struct JSONObjectWriter {
     mutating func boolean(_ key: StaticString, _ value: Bool) {
         self.key(key)
         buffer.append(contentsOf: (value ? "true" : "false").utf8)
+    }
+
+    mutating func null(_ key: StaticString) {
+        self.key(key)
+        buffer.append(contentsOf: "null".utf8)
     }
 
     mutating func integer(_ key: StaticString, _ value: Int64) {
@@ -50,6 +55,17 @@ struct JSONObjectWriter {
             appendQuoted(value)
         }
         buffer.append(UInt8(ascii: "]"))
+    }
+
+    /// A nested object, whose members `body` writes.
+    mutating func object(_ key: StaticString, _ body: (inout JSONObjectWriter) -> Void) {
+        self.key(key)
+        var nested = JSONObjectWriter()
+        swap(&nested.buffer, &buffer)
+        nested.buffer.append(UInt8(ascii: "{"))
+        body(&nested)
+        nested.buffer.append(UInt8(ascii: "}"))
+        swap(&nested.buffer, &buffer)
     }
 
     mutating func timestamp(_ key: StaticString, _ value: Timestamp) {

@@ -4,8 +4,9 @@ import WaymarkFormats
 /// One event line of the JSON Lines output (README, "Events"), decoded into its top-level members.
 ///
 /// `type`, `seq` and `time` are checked and typed; the other members are kept as they are, numbers as
-/// `Double`, for ``number(_:)``, ``string(_:)`` and ``boolean(_:)``. Nested arrays and objects (a trip's
-/// `regions_entered`) are checked and skipped. Keys the reader does not know are kept like any other: a
+/// `Double`, for ``number(_:)``, ``string(_:)`` and ``boolean(_:)``. The scalar members of a nested object are
+/// kept under the object's key and theirs (a trip's `start_place.name`); nested arrays (a trip's
+/// `regions_entered`) and deeper objects are checked and skipped. Keys the reader does not know are kept like any other: a
 /// consumer ignores what it does not use.
 ///
 /// Decoding is pure and allocates only the member list and the strings; an exporter decodes millions of lines.
@@ -94,7 +95,8 @@ public struct EventLine: Hashable, Sendable {
                     case .null:
                         try reader.readNull()
                         members.append(Member(key: key, value: .null))
-                    case .array, .object: try reader.skipValue()
+                    case .object: try Self.readMembers(of: key, from: &reader, into: &members)
+                    case .array: try reader.skipValue()
                     }
                 }
             }
@@ -113,6 +115,27 @@ public struct EventLine: Hashable, Sendable {
         self.seq = seq
         self.time = time
         self.members = members
+    }
+
+    /// Keeps the scalar members of the object `key` starts as `key.member`; skips its arrays and objects.
+    private static func readMembers(
+        of key: String,
+        from reader: inout JSONReader,
+        into members: inout [Member]
+    ) throws(JSONReaderError) {
+        try reader.beginObject()
+        while let member = try reader.nextKey() {
+            let name = key + "." + member
+            switch try reader.peek() {
+            case .number: members.append(Member(key: name, value: .number(try reader.readNumber())))
+            case .string: members.append(Member(key: name, value: .string(try reader.readString())))
+            case .boolean: members.append(Member(key: name, value: .boolean(try reader.readBoolean())))
+            case .null:
+                try reader.readNull()
+                members.append(Member(key: name, value: .null))
+            case .array, .object: try reader.skipValue()
+            }
+        }
     }
 
     /// The number `key` holds; nil when it is absent or not a number.

@@ -120,12 +120,27 @@ public final class FileSink: Sink {
             let segments = try TripTrack.segments(of: tracks.track(before: trip.seq, since: start), through: trip.time)
             var document: [UInt8] = []
             let device = line.string("device")
-            let name = device.map { "\($0) trip \(startText)" } ?? "Trip \(startText)"
-            GPXWriter.track(name: name, source: device, segments: segments, into: &document)
+            var name = device.map { "\($0) trip \(startText)" } ?? "Trip \(startText)"
+            if let route = line.route { name += ": " + route }
+            GPXWriter.track(
+                name: name,
+                description: Self.placesDescription(line),
+                source: device,
+                segments: segments,
+                into: &document
+            )
             try Files.replace("\(directory)/trips/\(TripTrack.fileName(start: start))", with: document)
         }
         try appending.append(trip.line + [UInt8(ascii: "\n")], to: tripsPath)
         lastTripWritten = trip.seq
+    }
+
+    /// A trip's places for its track's `<desc>`: `From 220 m W of Kelheim, DE to at Depot North.`; nil without.
+    static func placesDescription(_ trip: EventLine) -> String? {
+        let start = trip.place("start_place")
+        let end = trip.place("end_place")
+        guard start != nil || end != nil else { return nil }
+        return "From \(start?.description ?? "an unnamed place") to \(end?.description ?? "an unnamed place")."
     }
 
     /// The last `seq` of the file's last complete line, 0 when it has none; a torn line after it (a power

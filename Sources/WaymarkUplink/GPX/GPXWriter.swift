@@ -22,6 +22,8 @@ import WaymarkCore
 public struct GPXWriter: Sendable {
     /// The track's `<name>`.
     public let name: String
+    /// The track's `<desc>`; nil writes none.
+    public let description: String?
     /// The track's `<src>`, the board that recorded it (`[agent] device_id`); nil writes none.
     public let source: String?
     /// The program named in `<gpx creator>`.
@@ -41,8 +43,9 @@ public struct GPXWriter: Sendable {
         case finished
     }
 
-    public init(name: String, source: String? = nil, creator: String = "Waymark") {
+    public init(name: String, description: String? = nil, source: String? = nil, creator: String = "Waymark") {
         self.name = name
+        self.description = description
         self.source = source
         self.creator = creator
     }
@@ -88,12 +91,13 @@ public struct GPXWriter: Sendable {
     ///     points and the instants it lost its fix.
     public static func track(
         name: String,
+        description: String? = nil,
         source: String? = nil,
         segments: [[TrackPoint]],
         creator: String = "Waymark",
         into buffer: inout [UInt8]
     ) {
-        var writer = GPXWriter(name: name, source: source, creator: creator)
+        var writer = GPXWriter(name: name, description: description, source: source, creator: creator)
         for segment in segments {
             for point in segment { writer.add(point, into: &buffer) }
             writer.endSegment(into: &buffer)
@@ -121,6 +125,11 @@ public struct GPXWriter: Sendable {
         buffer.append(contentsOf: "  <trk>\n    <name>".utf8)
         Self.appendEscaped(name, to: &buffer)
         buffer.append(contentsOf: "</name>\n".utf8)
+        if let description {
+            buffer.append(contentsOf: "    <desc>".utf8)
+            Self.appendEscaped(description, to: &buffer)
+            buffer.append(contentsOf: "</desc>\n".utf8)
+        }
         if let source {
             buffer.append(contentsOf: "    <src>".utf8)
             Self.appendEscaped(source, to: &buffer)
