@@ -1,13 +1,17 @@
 #!/usr/bin/env bash
-# Builds the Debian package of Waymark for this machine's architecture (dpkg --print-architecture: amd64 here,
-# arm64 on a Raspberry Pi or an arm64 builder) from the static release binary (scripts/build-release.sh).
-# Prints the package's path on stdout: .build-release/waymark_VERSION_ARCH.deb.
-#   deploy/build-deb.sh && sudo apt install ./.build-release/waymark_*.deb
+# Builds Waymark's two Debian packages and prints their paths on stdout, one a line:
+#   .build-release/waymark_VERSION_ARCH.deb      the agent, for this machine's architecture (dpkg
+#                                                --print-architecture: amd64 here, arm64 on a Raspberry Pi or an
+#                                                arm64 builder), from the static release binary (scripts/build-release.sh)
+#   .build-release/waymark-places_VERSION_all.deb the gazetteer that names places offline (scripts/build-places.sh:
+#                                                GeoNames, CC BY 4.0), the same file on every architecture;
+#                                                waymark recommends it, so apt installs both
+#   deploy/build-deb.sh && sudo apt install ./.build-release/waymark*.deb
 # Needs dpkg-dev (dpkg-shlibdeps) and python3 (the manual page); scripts/install-deps.sh --package installs them.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 binary=$(scripts/build-release.sh)
-version=$("$binary" --version | awk '{ print $2 }')
+version=$("$binary" --version | awk 'NR == 1 { print $2 }')
 arch=$(dpkg --print-architecture)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -39,16 +43,35 @@ printf 'Source: waymark\n\nPackage: waymark\nArchitecture: any\n' >"$work/shlibs
 depends=$(cd "$work/shlibs" && dpkg-shlibdeps -O "$root/usr/bin/waymark" 2>/dev/null | sed -n 's/^shlibs:Depends=//p')
 [ -n "$depends" ] || { echo "dpkg-shlibdeps found no dependencies of $binary" >&2; exit 1; }
 
+# Writes DEBIAN/ of the tree $1 from the control template $2 (md5sums, the Installed-Size) and builds
+# .build-release/NAME_VERSION_ARCH.deb; prints its path.
+package() {
+    local tree=$1 template=$2 name arch size file
+    (cd "$tree" && find usr -type f -print0 | sort -z | xargs -0 md5sum >DEBIAN/md5sums)
+    chmod 0644 "$tree/DEBIAN/md5sums"
+    size=$(du -sk --exclude=DEBIAN "$tree" | cut -f1)
+    sed -e "s/@VERSION@/$version/" -e "s/@ARCH@/$machine/" -e "s/@INSTALLED_SIZE@/$size/" \
+        -e "s/@DEPENDS@/$depends/" "$template" >"$tree/DEBIAN/control"
+    name=$(sed -n 's/^Package: //p' "$tree/DEBIAN/control")
+    arch=$(sed -n 's/^Architecture: //p' "$tree/DEBIAN/control")
+    file=".build-release/${name}_${version}_${arch}.deb"
+    dpkg-deb --root-owner-group -Zxz --build "$tree" "$file" >&2
+    echo "$file: installed size $size KiB" >&2
+    echo "$file"
+}
+
 install -d -m 0755 "$root/DEBIAN"
 install -m 0755 deploy/debian/postinst deploy/debian/prerm deploy/debian/postrm "$root/DEBIAN/"
 install -m 0644 deploy/debian/conffiles "$root/DEBIAN/conffiles"
-(cd "$root" && find usr -type f -print0 | sort -z | xargs -0 md5sum >DEBIAN/md5sums)
-chmod 0644 "$root/DEBIAN/md5sums"
-size=$(du -sk --exclude=DEBIAN "$root" | cut -f1)
-sed -e "s/@VERSION@/$version/" -e "s/@ARCH@/$arch/" -e "s/@INSTALLED_SIZE@/$size/" -e "s/@DEPENDS@/$depends/" \
-    deploy/debian/control.in >"$root/DEBIAN/control"
+machine=$arch
+echo "Depends: $depends" >&2
+package "$root" deploy/debian/control.in
 
-package=".build-release/waymark_${version}_${arch}.deb"
-dpkg-deb --root-owner-group -Zxz --build "$root" "$package" >&2
-echo "$package: installed size $size KiB, Depends: $depends" >&2
-echo "$package"
+# waymark-places: the gazetteer, built by the binary just made.
+places="$work/waymark-places"
+WAYMARK="$binary" scripts/build-places.sh "$work/places.bin" >&2
+install -D -m 0644 "$work/places.bin" "$places/usr/share/waymark/places.bin"
+install -D -m 0644 deploy/debian/places/copyright "$places/usr/share/doc/waymark-places/copyright"
+install -m 0644 "$work/changelog.gz" "$places/usr/share/doc/waymark-places/changelog.gz"
+install -d -m 0755 "$places/DEBIAN"
+package "$places" deploy/debian/places/control.in

@@ -12,27 +12,36 @@ sudo=""
 fail() { echo "test-package: FAILED: $*" >&2; exit 1; }
 step() { echo "test-package: $*" >&2; }
 
-package=$(deploy/build-deb.sh)
-step "built $package"
+mapfile -t packages < <(deploy/build-deb.sh)
+[ "${#packages[@]}" -eq 2 ] || fail "deploy/build-deb.sh made ${#packages[@]} packages, not 2"
+step "built ${packages[*]}"
 
-step "lintian"
-lintian_out=$(lintian --fail-on error --display-info "$package" 2>&1) || { echo "$lintian_out" >&2; fail "lintian reports errors"; }
-echo "$lintian_out" | sed 's/^/  /' >&2
-dpkg-deb -I "$package" | grep -E "^ (Package|Version|Architecture|Installed-Size|Depends|Recommends):" >&2
+for package in "${packages[@]}"; do
+    step "lintian $package"
+    lintian_out=$(lintian --fail-on error --display-info "$package" 2>&1) || { echo "$lintian_out" >&2; fail "lintian reports errors"; }
+    echo "$lintian_out" | sed 's/^/  /' >&2
+    dpkg-deb -I "$package" | grep -E "^ (Package|Version|Architecture|Installed-Size|Depends|Recommends):" >&2
+done
 
-if dpkg-query -W -f='${Status}' waymark 2>/dev/null | grep -q "ok installed"; then
-    fail "waymark is installed on this machine already: remove it first (dpkg -P waymark)"
-fi
+for name in waymark waymark-places; do
+    if dpkg-query -W -f='${Status}' "$name" 2>/dev/null | grep -q "ok installed"; then
+        fail "$name is installed on this machine already: remove it first (dpkg -P waymark waymark-places)"
+    fi
+done
 step "dpkg -i"
-$sudo dpkg -i "$package" >&2
+$sudo dpkg -i "${packages[@]}" >&2
 /usr/bin/waymark --version >&2
 /usr/bin/waymark check-config /etc/waymark/waymark.toml || fail "the installed configuration does not check"
+# The installed gazetteer names a place: Kelheim's market square, with the default [places] file.
+place=$(/usr/bin/waymark geo place 48.9174 11.8859)
+step "waymark geo place 48.9174 11.8859: $place"
+[[ "$place" == *"Kelheim, DE"* ]] || fail "the installed gazetteer did not name Kelheim: $place"
 getent passwd waymark >/dev/null || fail "no waymark user"
 for dir in /var/lib/waymark /var/log/waymark; do
     [ "$(stat -c %U:%G "$dir")" = waymark:waymark ] || fail "$dir is not owned by waymark"
 done
 man -w waymark >/dev/null 2>&1 || [ -f /usr/share/man/man1/waymark.1.gz ] || fail "no manual page"
-listing=$(dpkg -L waymark | sort)
+listing=$(dpkg -L waymark waymark-places | sort)
 
 unit=/usr/lib/systemd/system/waymark.service
 step "systemd-analyze verify $unit"
@@ -98,19 +107,19 @@ if [ -f "$work/trace" ]; then
 fi
 
 step "dpkg -r: the spool, the logs and the configuration stay"
-$sudo dpkg -r waymark >&2
+$sudo dpkg -r waymark waymark-places >&2
 [ -f /var/lib/waymark/spool.sqlite ] || fail "dpkg -r removed the spool"
 [ -d /var/log/waymark ] || fail "dpkg -r removed the logs"
 [ -f /etc/waymark/waymark.toml ] || fail "dpkg -r removed the conffile"
 [ ! -e /usr/bin/waymark ] || fail "dpkg -r left /usr/bin/waymark"
 step "dpkg -P: nothing of the package is left"
-$sudo dpkg -P waymark >&2
+$sudo dpkg -P waymark waymark-places >&2
 left=""
 while read -r path; do
     [ -z "$path" ] && continue
     # Directories that other packages share (/usr, /usr/share/man/...) stay.
     if [ -e "$path" ] && ! { [ -d "$path" ] && [ -n "$(ls -A "$path" 2>/dev/null)" ]; }; then left="$left $path"; fi
 done <<<"$listing"
-for path in /etc/waymark /var/lib/waymark /var/log/waymark /etc/systemd/system/multi-user.target.wants/waymark.service; do [ -e "$path" ] && left="$left $path"; done
+for path in /etc/waymark /var/lib/waymark /var/log/waymark /usr/share/waymark /etc/systemd/system/multi-user.target.wants/waymark.service; do [ -e "$path" ] && left="$left $path"; done
 [ -z "$left" ] || fail "left after purge:$left"
 step "passed"

@@ -24,8 +24,8 @@ trap 'rm -f "$build_log" "$package_log"' EXIT
 package_pid=""
 if [ "${WAYMARK_SKIP_PACKAGE_TEST:-0}" = 1 ]; then
     echo "package test skipped (WAYMARK_SKIP_PACKAGE_TEST=1)" >&2
-elif dpkg-query -W -f='${Status}' waymark 2>/dev/null | grep -q "ok installed"; then
-    echo "package test skipped: waymark is installed on this machine (dpkg -P waymark to run it)" >&2
+elif dpkg-query -W -f='${Status}' waymark waymark-places 2>/dev/null | grep -q "ok installed"; then
+    echo "package test skipped: waymark is installed on this machine (dpkg -P waymark waymark-places to run it)" >&2
 else
     deploy/test-package.sh >"$package_log" 2>&1 &
     package_pid=$!
