@@ -78,6 +78,14 @@ import WaymarkCore
         #expect(place.description == text)
     }
 
+    @Test func aSiteWithoutAGazetteerHasNoTimeZone() {
+        let place = PlaceFinder(gazetteer: nil).place(
+            at: Coordinate(latitude: 49.015_13, longitude: 12.074_6),
+            sites: Self.sites
+        )
+        #expect(place?.site == "depot-north" && place?.timezone == nil)
+    }
+
     @Test func eventsCarryTheirPlaces() throws {
         let finder = PlaceFinder(gazetteer: try Self.gazetteer.get())
         let start = Coordinate(latitude: 49.015_13, longitude: 12.074_6)
@@ -102,7 +110,10 @@ import WaymarkCore
         )
         finder.name(&trip, sites: Self.sites)
         let line = EventEncoder().line(trip)
-        #expect(line.contains(#""start_place":{"name":"Depot North","site":"depot-north","distance":0}"#))
+        // A site keeps the time zone of the nearest place, for trip times in local time.
+        let depot =
+            #""start_place":{"name":"Depot North","site":"depot-north","timezone":"Europe/Berlin","distance":0}"#
+        #expect(line.contains(depot), "\(line)")
         let kelheim = #""end_place":{"name":"Kelheim","country":"DE","admin1":"02","timezone":"Europe/Berlin","#
         #expect(line.contains(kelheim + #""geonameid":2891834,"distance":"#))
         var pause = Event(

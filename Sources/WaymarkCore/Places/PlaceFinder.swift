@@ -19,8 +19,14 @@ public struct PlaceFinder: Sendable {
     /// Where `coordinate` is: inside a site ("at Depot North"), within ``PlaceSettings/siteRadius`` of one
     /// ("200 m from Depot North"), else the nearest populated place, or why there is none.
     public func lookup(_ coordinate: Coordinate, sites: RegionIndex? = nil) -> PlaceLookup {
-        if let sites, let site = site(at: coordinate, in: sites) { return .found(site) }
-        guard let gazetteer, let (index, distance) = gazetteer.nearest(to: coordinate) else { return .none }
+        let nearest = gazetteer.flatMap { $0.nearest(to: coordinate) }
+        if let sites, var site = site(at: coordinate, in: sites) {
+            // A site keeps the time zone of the nearest populated place, however far: trip times in local time
+            // (`trips list --local`) need one, and most trips start at a depot.
+            site.timezone = nearest.flatMap { gazetteer?.entry(at: $0.index).timezone }
+            return .found(site)
+        }
+        guard let gazetteer, let (index, distance) = nearest else { return .none }
         let entry = gazetteer.entry(at: index)
         let bearing = Geodesic.inverse(from: entry.coordinate, to: coordinate).initialAzimuth
         let place = Place(
