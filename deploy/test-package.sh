@@ -12,7 +12,10 @@ sudo=""
 fail() { echo "test-package: FAILED: $*" >&2; exit 1; }
 step() { echo "test-package: $*" >&2; }
 
-mapfile -t packages < <(deploy/build-deb.sh)
+built=$(mktemp)
+deploy/build-deb.sh >"$built" || fail "deploy/build-deb.sh failed"
+mapfile -t packages <"$built"
+rm -f "$built"
 [ "${#packages[@]}" -eq 2 ] || fail "deploy/build-deb.sh made ${#packages[@]} packages, not 2"
 step "built ${packages[*]}"
 
@@ -29,6 +32,9 @@ for name in waymark waymark-places; do
     fi
 done
 step "dpkg -i"
+# From here on, a failure purges what it installed: a package left behind would make the next run skip this test.
+installed=1
+trap 'status=$?; [ "${installed:-0}" = 1 ] && $sudo dpkg -P waymark waymark-places >/dev/null 2>&1; exit $status' EXIT
 $sudo dpkg -i "${packages[@]}" >&2
 /usr/bin/waymark --version >&2
 /usr/bin/waymark check-config /etc/waymark/waymark.toml || fail "the installed configuration does not check"
@@ -55,9 +61,12 @@ step "the installed agent, as user waymark, on the Regensburg drive through gpsd
 work=$(mktemp -d)
 chmod 755 "$work"
 cleanup() {
+    local status=$?
     for pid in ${pids:-}; do kill "$pid" 2>/dev/null || true; done
     wait 2>/dev/null || true
     rm -rf "$work"
+    [ "${installed:-0}" = 1 ] && $sudo dpkg -P waymark waymark-places >/dev/null 2>&1
+    exit $status
 }
 trap cleanup EXIT
 pids=""
@@ -74,7 +83,12 @@ python3 -c 'import os, socket, sys, time
 s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM); s.bind(sys.argv[1]); os.chmod(sys.argv[1], 0o777)
 while True: s.recv(4096)' "$work/notify" &
 pids="$pids $!"
-for _ in $(seq 100); do (exec 3<>"/dev/tcp/127.0.0.1/$gpsd_port") 2>/dev/null && [ -S "$work/notify" ] && break; sleep 0.1; done
+ready=0
+for _ in $(seq 100); do
+    (exec 3<>"/dev/tcp/127.0.0.1/$gpsd_port") 2>/dev/null && [ -S "$work/notify" ] && { ready=1; break; }
+    sleep 0.1
+done
+[ "$ready" = 1 ] || fail "gpsd or the notify socket did not come up within 10 s"
 # Tracing needs ptrace, which some containers refuse: then the agent runs untraced and says so.
 tracer=($sudo strace -f -qq -o "$work/trace")
 $sudo strace -qq -o /dev/null true 2>/dev/null || { tracer=($sudo); step "strace cannot trace here (ptrace refused): the system calls go unchecked"; }
@@ -112,6 +126,12 @@ $sudo dpkg -r waymark waymark-places >&2
 [ -d /var/log/waymark ] || fail "dpkg -r removed the logs"
 [ -f /etc/waymark/waymark.toml ] || fail "dpkg -r removed the conffile"
 [ ! -e /usr/bin/waymark ] || fail "dpkg -r left /usr/bin/waymark"
+step "dpkg -i again: enabled and not masked, the spool kept"
+$sudo dpkg -i "${packages[@]}" >&2
+[ -L /etc/systemd/system/multi-user.target.wants/waymark.service ] || fail "the reinstalled service is not enabled"
+[ ! -L /etc/systemd/system/waymark.service ] || fail "the reinstalled service is masked"
+[ -f /var/lib/waymark/spool.sqlite ] || fail "the reinstall lost the spool"
+$sudo dpkg -r waymark waymark-places >&2
 step "dpkg -P: nothing of the package is left"
 $sudo dpkg -P waymark waymark-places >&2
 left=""
@@ -120,6 +140,14 @@ while read -r path; do
     # Directories that other packages share (/usr, /usr/share/man/...) stay.
     if [ -e "$path" ] && ! { [ -d "$path" ] && [ -n "$(ls -A "$path" 2>/dev/null)" ]; }; then left="$left $path"; fi
 done <<<"$listing"
-for path in /etc/waymark /var/lib/waymark /var/log/waymark /usr/share/waymark /etc/systemd/system/multi-user.target.wants/waymark.service; do [ -e "$path" ] && left="$left $path"; done
+# Links count even when dangling: the enablement and the mask, and deb-systemd-helper's state.
+for path in /etc/waymark /var/lib/waymark /var/log/waymark /usr/share/waymark \
+    /etc/systemd/system/multi-user.target.wants/waymark.service /etc/systemd/system/waymark.service \
+    /var/lib/systemd/deb-systemd-helper-enabled/waymark.service.dsh-also \
+    /var/lib/systemd/deb-systemd-helper-enabled/multi-user.target.wants/waymark.service \
+    /var/lib/systemd/deb-systemd-helper-masked/waymark.service; do
+    if [ -e "$path" ] || [ -L "$path" ]; then left="$left $path"; fi
+done
 [ -z "$left" ] || fail "left after purge:$left"
+installed=0
 step "passed"

@@ -16,29 +16,18 @@ if [ -n "$warnings" ]; then
     echo "$warnings" >&2
     exit 1
 fi
-# The Debian package's acceptance (deploy/test-package.sh: lintian, dpkg -i/-r/-P, the installed agent under
-# strace) runs beside the Swift tests, on the same release binary. It installs a package and a system user:
-# skipped where waymark is installed already, or with WAYMARK_SKIP_PACKAGE_TEST=1.
-package_log=$(mktemp)
-trap 'rm -f "$build_log" "$package_log"' EXIT
-package_pid=""
+status=0
+swift test --skip-build "$@" || status=$?
+# Then the Debian package's acceptance (deploy/test-package.sh: lintian, dpkg -i/-r/-P, the installed agent under
+# strace), on the same release binary. Not beside the Swift tests: while it runs, /etc/waymark and
+# /usr/share/waymark exist, which tests that rely on the defaults would read. It installs a package and a system
+# user: skipped with WAYMARK_SKIP_PACKAGE_TEST=1, and where waymark is installed already (a failure in CI).
 if [ "${WAYMARK_SKIP_PACKAGE_TEST:-0}" = 1 ]; then
     echo "package test skipped (WAYMARK_SKIP_PACKAGE_TEST=1)" >&2
 elif dpkg-query -W -f='${Status}' waymark waymark-places 2>/dev/null | grep -q "ok installed"; then
-    echo "package test skipped: waymark is installed on this machine (dpkg -P waymark waymark-places to run it)" >&2
+    echo "package test not run: waymark is installed on this machine (dpkg -P waymark waymark-places to run it)" >&2
+    [ -z "${CI:-}" ] || status=1
 else
-    deploy/test-package.sh >"$package_log" 2>&1 &
-    package_pid=$!
-fi
-status=0
-swift test --skip-build "$@" || status=$?
-if [ -n "$package_pid" ]; then
-    if wait "$package_pid"; then
-        grep -E "^test-package:|^  [WEI]:|Installed-Size" "$package_log" >&2
-    else
-        echo "deploy/test-package.sh failed:" >&2
-        cat "$package_log" >&2
-        status=1
-    fi
+    deploy/test-package.sh || status=1
 fi
 exit "$status"

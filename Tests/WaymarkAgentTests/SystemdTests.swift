@@ -34,6 +34,17 @@ struct SystemdTests {
         }
     }
 
+    @Test("a line break in the status cannot become an assignment of its own")
+    func statusIsOneLine() {
+        var schedule = ServiceNotifications(watchdogTimeout: nil)
+        #expect(
+            schedule.ready(status: "receiver /dev/x\nSTOPPING=1", now: Self.at(0)).contains(
+                "STATUS=receiver /dev/x STOPPING=1"
+            )
+        )
+        #expect(schedule.update(status: "a\tb\u{7F}", now: Self.at(2)) == ["STATUS=a b "])
+    }
+
     @Test("without a watchdog nothing wakes the agent but a held status line")
     func noWatchdog() {
         var schedule = ServiceNotifications(watchdogTimeout: nil)
@@ -109,6 +120,7 @@ struct SystemdTests {
                 == "<4>gone b=1 code=no_device\n"
         )
         #expect(JournalLogHandler.line(.info, "two\nlines") == "<6>two lines\n")
+        #expect(JournalLogHandler.line(.error, "e", metadata: ["error": "a\nb"]) == "<3>e error=a b\n")
         #expect(JournalLogHandler.line(.debug, "d") == "<7>d\n")
         #expect(JournalLogHandler.line(.trace, "t") == "<7>t\n")
         #expect(JournalLogHandler.line(.notice, "n") == "<5>n\n")

@@ -14,6 +14,8 @@ public final class NotifyListener: @unchecked Sendable {
     private let lock = NSLock()
     private var collected: [Message] = []
     private var thread: Thread?
+    /// Signalled when the receiving thread has ended.
+    private let ended = DispatchSemaphore(value: 0)
     /// Runs on the receiving thread as each datagram arrives, before it is collected.
     private let onReceive: @Sendable ([String]) -> Void
 
@@ -33,12 +35,13 @@ public final class NotifyListener: @unchecked Sendable {
         guard bound == 0 else { throw TestServerError("bind \(path): errno \(errno)") }
         var timeout = timeval(tv_sec: 0, tv_usec: 100_000)
         setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        let thread = Thread { [weak self] in self?.receive() }
+        let thread = Thread { [self] in receive() }
         self.thread = thread
         thread.start()
     }
 
     private func receive() {
+        defer { ended.signal() }
         var buffer = [UInt8](repeating: 0, count: 4096)
         while !Thread.current.isCancelled {
             let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
@@ -65,7 +68,8 @@ public final class NotifyListener: @unchecked Sendable {
 
     public func stop() {
         thread?.cancel()
-        usleep(200_000)
+        // The thread looks at its cancellation at least every 100 ms (the socket's receive timeout).
+        _ = ended.wait(timeout: .now() + 5)
         close(descriptor)
         unlink(path)
     }

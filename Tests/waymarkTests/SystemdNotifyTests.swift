@@ -98,6 +98,29 @@ struct SystemdNotifyTests {
     }
 }
 
+extension SystemdNotifyTests {
+    @Test("pings from READY on, while a gpsd that accepts and never answers gives the loop no input")
+    func pingsWithoutInput() throws {
+        let peer = try StalledPeer(sending: [])
+        defer { peer.stop() }
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let listener = try NotifyListener(in: directory)
+        defer { listener.stop() }
+        let config = directory.appendingPathComponent("waymark.toml").path
+        try Fixtures.agentSection(in: directory).write(toFile: config, atomically: true, encoding: .utf8)
+        let agent = try WaymarkBinary.start(
+            ["run", "--config", config, "--gpsd", "127.0.0.1:\(peer.port)"],
+            adding: ["NOTIFY_SOCKET": listener.path, "WATCHDOG_USEC": "1000000"]
+        )
+        try agent.wait(seconds: 10, "READY=1") { !listener.times(of: "READY=1").isEmpty }
+        Thread.sleep(forTimeInterval: 5)
+        #expect(agent.interrupt() == 0)
+        let pings = listener.times(of: "WATCHDOG=1")
+        #expect(pings.count >= 8, "\(pings.count) pings in 5 s with WATCHDOG_USEC = 1 s")
+    }
+}
+
 /// `waymark run` as a notify service with a watchdog, on a real gpsd that reads a stretch of the Regensburg drive
 /// at its own pace (looped), with `settings` added to its configuration; everything goes when this does.
 private final class NotifiedRun {

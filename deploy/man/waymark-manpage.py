@@ -118,8 +118,11 @@ End deferral at once, or resume it (\fBwaymark defer off\fR, \fBon\fR).
 Success, or a graceful stop.
 .TP
 .B 2
-A bad configuration or command line, or a state or log directory that cannot be used: one line says what
-and where. The service does not restart on it.
+A bad configuration, or a state or log directory that cannot be used: one line says what and where. The
+service does not restart on it.
+.TP
+.B 64
+A usage error on the command line.
 .TP
 .B 75
 Another process writes the same spool (its pid is named).

@@ -29,12 +29,12 @@ public struct JournalLogHandler: LogHandler {
         write(Self.line(event.level, "\(event.message)", metadata: all))
     }
 
-    /// `<priority>message key=value …` and a newline; a message of several lines stays one entry.
+    /// `<priority>message key=value …` and a newline; a message or value of several lines stays one entry.
     static func line(_ level: Logger.Level, _ message: String, metadata: Logger.Metadata = [:]) -> String {
-        let oneLine = message.split(separator: "\n", omittingEmptySubsequences: false).joined(separator: " ")
-        var line = "<\(priority(level))>" + oneLine
+        var line = "<\(priority(level))>" + message
         for (key, value) in metadata.sorted(by: { $0.key < $1.key }) { line += " \(key)=\(value)" }
-        return line + "\n"
+        // One entry per line: a line break inside the message or a value would start an entry of its own.
+        return line.split(separator: "\n", omittingEmptySubsequences: false).joined(separator: " ") + "\n"
     }
 
     /// The syslog priority of a level (`syslog(3)`: 2 critical, 3 error, 4 warning, 5 notice, 6 info, 7 debug).

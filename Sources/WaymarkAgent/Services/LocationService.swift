@@ -107,12 +107,19 @@ public final class LocationService: Service, Sendable {
             logger: logger
         )
         core.start(reports: reports, at: SystemClocks.wall(), now: SystemClocks.monotonic())
-        // Ready: the configuration is loaded, the spool open, and the connection's thread, started before this
-        // service, is making its first attempt (gpsd may come later: that is a state, not a failed start).
-        var notifications = ServiceNotifications(watchdogTimeout: notifier?.watchdogTimeout)
-        notifier?.send(notifications.ready(status: core.serviceStatus, now: SystemClocks.monotonic()))
         let (inputs, continuation) = AsyncStream.makeStream(of: Input.self)
         wakeUp.withLock { $0 = continuation }
+        // The executor's alarm wakes this thread alone at the next deadline, a little late rather than early.
+        var notifications = ServiceNotifications(watchdogTimeout: notifier?.watchdogTimeout)
+        func setAlarm() {
+            let deadline = [core.nextDeadline, core.nextCommit, notifications.nextDeadline].compactMap { $0 }.min()
+            executor.setAlarm(at: deadline) { continuation.yield(.deadline) }
+        }
+        // Ready: the configuration is loaded, the spool open, and the connection's thread, started before this
+        // service, is making its first attempt (gpsd may come later: that is a state, not a failed start). The
+        // watchdog runs from now on: the alarm is set before any input, which a connection may not give for minutes.
+        notifier?.send(notifications.ready(status: core.serviceStatus, now: SystemClocks.monotonic()))
+        setAlarm()
         let batches = self.batches
         let forwarding = Task(executorPreference: executor) {
             for await batch in batches { continuation.yield(.batch(batch)) }
@@ -163,9 +170,7 @@ public final class LocationService: Service, Sendable {
             if let notifier {
                 notifier.send(notifications.update(status: core.serviceStatus, now: SystemClocks.monotonic()))
             }
-            // The executor's alarm wakes this thread alone at the next deadline, a little late rather than early.
-            let deadline = [core.nextDeadline, core.nextCommit, notifications.nextDeadline].compactMap { $0 }.min()
-            executor.setAlarm(at: deadline) { continuation.yield(.deadline) }
+            setAlarm()
         }
         notifier?.send(["STOPPING=1", "STATUS=stopping: ending the trip in progress and committing the spool"])
         wakeUp.withLock { $0 = nil }

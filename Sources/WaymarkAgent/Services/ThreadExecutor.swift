@@ -1,5 +1,3 @@
-import Dispatch
-import Synchronization
 import WaymarkCore
 import WaymarkGPSD
 
@@ -11,21 +9,19 @@ import WaymarkGPSD
 /// Jobs run one at a time in the order they came. ``shutDown()`` ends the thread once the jobs before it have
 /// run; a job that comes later (a task still holding the preference) runs on the global concurrent executor.
 ///
-/// The thread also keeps one alarm (``setAlarm(at:_:)``): it waits for jobs at most until then, so a deadline
-/// wakes this thread alone, where a sleeping task would wake the runtime's timer thread and a pool thread too.
-final class ThreadExecutor: TaskExecutor, Sendable {
-    private struct Queue {
-        var jobs: [UnownedJob] = []
-        var next = 0
-        var isShutDown = false
-        var alarm: (deadline: MonotonicInstant, action: @Sendable () -> Void)?
-    }
+/// The thread also keeps one alarm (``setAlarm(at:_:)``): it waits for jobs at most until then, on the monotonic
+/// clock, so a deadline wakes this thread alone, where a sleeping task would wake the runtime's timer thread and
+/// a pool thread too.
+final class ThreadExecutor: TaskExecutor, @unchecked Sendable {
+    // Guarded by `condition`.
+    private var jobs: [UnownedJob] = []
+    private var next = 0
+    private var isShutDown = false
+    private var alarm: (at: MonotonicInstant, action: @Sendable () -> Void)?
+    private let condition = MonotonicCondition()
 
-    private let queue = Mutex(Queue())
-    /// Counts the jobs queued, plus one for the shutdown.
-    private let ready = DispatchSemaphore(value: 0)
     /// An alarm goes off this much late rather than early, so that whoever set it finds its deadline passed, and
-    /// never sooner than this after it was set.
+    /// never sooner than this after it was set: a deadline left in the past must not make the thread spin.
     static let alarmLateness = Duration.milliseconds(10)
 
     /// Starts the thread, named `name` (Linux keeps 15 bytes) for `top -H` and /proc.
@@ -35,56 +31,68 @@ final class ThreadExecutor: TaskExecutor, Sendable {
 
     func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
-        let queued = queue.withLock { queue in
-            guard !queue.isShutDown else { return false }
-            queue.jobs.append(job)
+        let queued = condition.locked {
+            guard !isShutDown else { return false }
+            jobs.append(job)
+            condition.broadcast()
             return true
         }
-        guard queued else { return globalConcurrentExecutor.enqueue(job) }
-        ready.signal()
+        if !queued { globalConcurrentExecutor.enqueue(job) }
     }
 
-    /// Runs `action` on this thread at `deadline` (monotonic), unless the alarm is set again first; nil clears
-    /// it. Call it from this executor's own jobs: the thread reads the alarm before each wait.
+    /// Runs `action` on this thread at `deadline` (monotonic), unless the alarm is set again first; nil clears it.
     func setAlarm(at deadline: MonotonicInstant?, _ action: @escaping @Sendable () -> Void = {}) {
-        queue.withLock { $0.alarm = deadline.map { ($0, action) } }
+        let now = SystemClocks.monotonic()
+        condition.locked {
+            alarm = deadline.map { (max($0, now) + Self.alarmLateness, action) }
+            condition.broadcast()
+        }
     }
 
-    /// Ends the thread after the jobs already queued.
+    /// Ends the thread after the jobs already queued; an alarm set does not go off.
     func shutDown() {
-        queue.withLock { $0.isShutDown = true }
-        ready.signal()
+        condition.locked {
+            isShutDown = true
+            alarm = nil
+            condition.broadcast()
+        }
+    }
+
+    private enum Work {
+        case job(UnownedJob)
+        case alarm(@Sendable () -> Void)
+        case end
     }
 
     private func runJobs() {
         while true {
-            if let alarm = queue.withLock({ $0.alarm }) {
-                // Never at once: a deadline left in the past must not make the thread spin.
-                let wait = max(alarm.deadline - SystemClocks.monotonic(), .zero) + Self.alarmLateness
-                let (seconds, attoseconds) = wait.components
-                let nanoseconds = Int(clamping: seconds) &* 1_000_000_000 &+ Int(attoseconds / 1_000_000_000)
-                if ready.wait(timeout: .now() + .nanoseconds(nanoseconds)) == .timedOut {
-                    queue.withLock { $0.alarm = nil }
-                    alarm.action()
-                    continue
-                }
-            } else {
-                ready.wait()
+            switch condition.locked(nextWork) {
+            case .job(let job): job.runSynchronously(on: asUnownedTaskExecutor())
+            case .alarm(let action): action()
+            case .end: return
             }
-            let job = queue.withLock { queue -> UnownedJob? in
-                guard queue.next < queue.jobs.count else { return nil }
-                defer {
-                    queue.next += 1
-                    if queue.next == queue.jobs.count {
-                        queue.jobs.removeAll(keepingCapacity: true)
-                        queue.next = 0
-                    }
+        }
+    }
+
+    /// With the lock held: the next job in order, else the alarm once due, else the end after a shutdown; waits
+    /// for one of them.
+    private func nextWork() -> Work {
+        while true {
+            if next < jobs.count {
+                let job = jobs[next]
+                next += 1
+                if next == jobs.count {
+                    jobs.removeAll(keepingCapacity: true)
+                    next = 0
                 }
-                return queue.jobs[queue.next]
+                return .job(job)
             }
-            // Each signal is one job or the shutdown, which comes after the jobs queued before it.
-            guard let job else { return }
-            job.runSynchronously(on: asUnownedTaskExecutor())
+            if isShutDown { return .end }
+            if let alarm, SystemClocks.monotonic() >= alarm.at {
+                self.alarm = nil
+                return .alarm(alarm.action)
+            }
+            _ = condition.wait(until: alarm?.at)
         }
     }
 }

@@ -25,7 +25,7 @@ struct ServiceNotifications {
 
     /// `READY=1` with the first status line (and the first ping): the agent is up.
     mutating func ready(status: String, now: MonotonicInstant) -> [String] {
-        var messages = ["READY=1", "STATUS=\(status)"]
+        var messages = ["READY=1", "STATUS=\(Self.oneLine(status))"]
         sentStatus = status
         statusSentAt = now
         heldStatus = nil
@@ -43,7 +43,7 @@ struct ServiceNotifications {
             if let sent = statusSentAt, now < sent + Self.statusInterval {
                 heldStatus = status
             } else {
-                messages.append("STATUS=\(status)")
+                messages.append("STATUS=\(Self.oneLine(status))")
                 sentStatus = status
                 statusSentAt = now
                 heldStatus = nil
@@ -56,6 +56,12 @@ struct ServiceNotifications {
             lastPing = now
         }
         return messages
+    }
+
+    /// `text` with its control characters as spaces: a line break in a device's name must not become an
+    /// assignment of its own (`STOPPING=1`).
+    static func oneLine(_ text: String) -> String {
+        String(String.UnicodeScalarView(text.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? " " : $0 }))
     }
 
     /// When ``update(status:now:)`` has something to send without a new status line: the next ping, or the

@@ -1,3 +1,5 @@
+import WaymarkCore
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -14,34 +16,17 @@ final class WorkerControl: @unchecked Sendable {
         case watchRequested
     }
 
-    // Guarded by `mutex`.
+    // Guarded by `condition`.
     private var stopped = false
     private var configuration: GPSDConnection.Configuration
     private var changed = false
     private var watching = true
     /// The watch asked for, until the worker takes it.
     private var watchRequest: Bool?
-    // pthread objects must not move: they live on the heap, not as Swift properties passed with `&`.
-    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-    private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+    private let condition = MonotonicCondition()
 
     init(configuration: GPSDConnection.Configuration) {
         self.configuration = configuration
-        pthread_mutex_init(mutex, nil)
-        var attributes = pthread_condattr_t()
-        pthread_condattr_init(&attributes)
-        #if canImport(Glibc)
-        pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC)
-        #endif
-        pthread_cond_init(condition, &attributes)
-        pthread_condattr_destroy(&attributes)
-    }
-
-    deinit {
-        pthread_cond_destroy(condition)
-        pthread_mutex_destroy(mutex)
-        condition.deallocate()
-        mutex.deallocate()
     }
 
     var isStopped: Bool { locked { stopped } }
@@ -49,7 +34,7 @@ final class WorkerControl: @unchecked Sendable {
     func stop() {
         locked {
             stopped = true
-            pthread_cond_broadcast(condition)
+            condition.broadcast()
         }
     }
 
@@ -58,7 +43,7 @@ final class WorkerControl: @unchecked Sendable {
             guard new != configuration else { return }
             configuration = new
             changed = true
-            pthread_cond_broadcast(condition)
+            condition.broadcast()
         }
     }
 
@@ -76,7 +61,7 @@ final class WorkerControl: @unchecked Sendable {
             guard on != watching else { return }
             watching = on
             watchRequest = on
-            pthread_cond_broadcast(condition)
+            condition.broadcast()
         }
     }
 
@@ -97,13 +82,10 @@ final class WorkerControl: @unchecked Sendable {
     /// Sleeps for `duration`, or until stopped or reconfigured, or (with `wakingOnWatch`) asked to change
     /// the watch.
     func sleep(for duration: Duration, wakingOnWatch: Bool = false) -> Wake {
-        var now = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &now)
-        let total = Int64(now.tv_nsec) + duration.nanoseconds
-        var deadline = timespec(tv_sec: now.tv_sec + Int(total / 1_000_000_000), tv_nsec: Int(total % 1_000_000_000))
+        let deadline = SystemClocks.monotonic() + duration
         return locked {
             while !stopped && !changed && !(wakingOnWatch && watchRequest != nil) {
-                if pthread_cond_timedwait(condition, mutex, &deadline) == ETIMEDOUT { break }
+                if condition.wait(until: deadline) { break }
             }
             if stopped { return .stopped }
             if changed { return .reconfigured }
@@ -111,9 +93,5 @@ final class WorkerControl: @unchecked Sendable {
         }
     }
 
-    private func locked<T>(_ body: () -> T) -> T {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
-        return body()
-    }
+    private func locked<T>(_ body: () -> T) -> T { condition.locked(body) }
 }
