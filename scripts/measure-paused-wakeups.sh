@@ -7,7 +7,8 @@
 #   scripts/measure-paused-wakeups.sh [WINDOW_SECONDS] [ROUNDS]      (defaults: 60 and 3)
 #   WAYMARK_WATCHDOG_SEC=60 scripts/measure-paused-wakeups.sh       both agents save power; one runs as a systemd
 #                                                                   service with WatchdogSec=60 (notifications
-#                                                                   to a socket the measurement binds)
+#                                                                   to a socket the measurement binds); fails
+#                                                                   if the watchdog adds more than 0.1 a second
 #
 # Voluntary context switches are summed over the agent's threads from /proc/PID/task/*/status; CPU is
 # utime + stime from /proc/PID/stat. A probe (every 2 minutes by default) may fall into a window: each

@@ -162,7 +162,12 @@ struct PausedWakeupsMeasurement {
                 + String(format: "%.3f", Self.median(rates[second] ?? []) - Self.median(rates[first] ?? []))
                 + " wake-ups/s"
         )
-        if watchdog != nil { print("\(listener.times(of: "WATCHDOG=1").count) watchdog pings received") }
+        if watchdog != nil {
+            print("\(listener.times(of: "WATCHDOG=1").count) watchdog pings received")
+            // Issue 16: the watchdog and the status line add at most 0.1 wake-ups a second to a paused agent.
+            let added = Self.median(rates[second] ?? []) - Self.median(rates[first] ?? [])
+            #expect(added <= 0.1, "the watchdog adds \(added) wake-ups a second")
+        }
         for (_, agent) in agents { _ = agent.interrupt() }
         // The agent's own threads; the runtime's monitor adds its fixed once a second (printed above).
         let own = Self.median(ownRates[variants[0].name] ?? [])

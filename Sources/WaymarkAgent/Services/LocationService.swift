@@ -109,16 +109,20 @@ public final class LocationService: Service, Sendable {
         core.start(reports: reports, at: SystemClocks.wall(), now: SystemClocks.monotonic())
         let (inputs, continuation) = AsyncStream.makeStream(of: Input.self)
         wakeUp.withLock { $0 = continuation }
-        // The executor's alarm wakes this thread alone at the next deadline, a little late rather than early.
-        var notifications = ServiceNotifications(watchdogTimeout: notifier?.watchdogTimeout)
-        func setAlarm() {
-            let deadline = [core.nextDeadline, core.nextCommit, notifications.nextDeadline].compactMap { $0 }.min()
-            executor.setAlarm(at: deadline) { continuation.yield(.deadline) }
-        }
         // Ready: the configuration is loaded, the spool open, and the connection's thread, started before this
         // service, is making its first attempt (gpsd may come later: that is a state, not a failed start). The
-        // watchdog runs from now on: the alarm is set before any input, which a connection may not give for minutes.
-        notifier?.send(notifications.ready(status: core.serviceStatus, now: SystemClocks.monotonic()))
+        // watchdog runs from now on, with or without input: a connection may give none for minutes.
+        let reporter = notifier.map {
+            SystemdReporter(notifier: $0, status: core.serviceStatus, now: SystemClocks.monotonic())
+        }
+        func setAlarm() {
+            Self.setAlarm(
+                executor,
+                for: [core.nextDeadline, core.nextCommit].compactMap { $0 }.min(),
+                reporter: reporter,
+                continuation: continuation
+            )
+        }
         setAlarm()
         let batches = self.batches
         let forwarding = Task(executorPreference: executor) {
@@ -166,10 +170,8 @@ public final class LocationService: Service, Sendable {
                 logger.debug(watching ? "watching the receiver" : "watch stopped while paused")
                 setWatching(watching)
             }
-            // The pings come from this loop, after the commit: a loop that hangs stops them.
-            if let notifier {
-                notifier.send(notifications.update(status: core.serviceStatus, now: SystemClocks.monotonic()))
-            }
+            // The pings come from this thread, after the commit: a thread that hangs stops them.
+            reporter?.update(status: core.serviceStatus, now: SystemClocks.monotonic())
             setAlarm()
         }
         notifier?.send(["STOPPING=1", "STATUS=stopping: ending the trip in progress and committing the spool"])
@@ -183,5 +185,26 @@ public final class LocationService: Service, Sendable {
         let counters = core.counters
         finalCounters.withLock { $0 = counters }
         logger.info("stopped", metadata: ["counters": "\(counters.summary)"])
+    }
+
+    /// Sets `executor`'s alarm, which wakes its thread alone, a little late rather than early: at the core's
+    /// `deadline` it wakes the loop (``Input/deadline``); before it, at the reporter's, it sends the ping or
+    /// the held status line itself and sets the alarm again, so that a paused agent's pings cost one wake-up.
+    private static func setAlarm(
+        _ executor: ThreadExecutor,
+        for deadline: MonotonicInstant?,
+        reporter: SystemdReporter?,
+        continuation: AsyncStream<Input>.Continuation
+    ) {
+        let first = [deadline, reporter?.nextDeadline].compactMap { $0 }.min()
+        executor.setAlarm(at: first) {
+            let now = SystemClocks.monotonic()
+            if let deadline, now >= deadline {
+                continuation.yield(.deadline)
+                return
+            }
+            reporter?.update(now: now)
+            setAlarm(executor, for: deadline, reporter: reporter, continuation: continuation)
+        }
     }
 }
