@@ -30,6 +30,9 @@ public enum Agent {
         defer { withExtendedLifetime(lock) {} }
         let connection = GPSDConnection(GPSDConnection.Configuration(configuration.gpsd))
         let notifier = SystemdNotifier.fromEnvironment()
+        if let reason = SystemdNotifier.unusableSocket() {
+            logger.error("\(reason): systemd will not hear that the agent is ready")
+        }
         let service = LocationService(
             batches: connection.batches(),
             configuration: configuration,

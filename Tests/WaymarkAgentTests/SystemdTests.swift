@@ -108,6 +108,11 @@ struct SystemdTests {
         #expect(notifier(["NOTIFY_SOCKET": "/tmp/x", "WATCHDOG_USEC": "0"])?.watchdogTimeout == nil)
         let other = ["NOTIFY_SOCKET": "/tmp/x", "WATCHDOG_USEC": "2000000", "WATCHDOG_PID": "1"]
         #expect(notifier(other)?.watchdogTimeout == nil)
+        let garbled = ["NOTIFY_SOCKET": "/tmp/x", "WATCHDOG_USEC": "2000000", "WATCHDOG_PID": "x"]
+        #expect(notifier(garbled)?.watchdogTimeout == nil)
+        #expect(SystemdNotifier.unusableSocket { ["NOTIFY_SOCKET": "vsock:2:3"][$0] } != nil)
+        #expect(SystemdNotifier.unusableSocket { ["NOTIFY_SOCKET": "/run/systemd/notify"][$0] } == nil)
+        #expect(SystemdNotifier.unusableSocket { _ in nil } == nil)
     }
 
     @Test("journal lines: the syslog priority first, no time, one line per entry")

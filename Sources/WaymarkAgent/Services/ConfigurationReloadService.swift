@@ -38,8 +38,8 @@ struct ConfigurationReloadService: Service {
     /// Reloads, between `RELOADING=1` and `READY=1` to systemd (`systemctl reload` waits for them).
     func reload() {
         let microseconds = SystemClocks.monotonic().nanoseconds / 1000
-        notifier?.send(["RELOADING=1", "MONOTONIC_USEC=\(microseconds)"])
-        defer { notifier?.send(["READY=1"]) }
+        notifier?.sendOnceReady(["RELOADING=1", "MONOTONIC_USEC=\(microseconds)"])
+        defer { notifier?.sendOnceReady(["READY=1"]) }
         let file = source.fileDescription
         let configuration: Configuration
         do {

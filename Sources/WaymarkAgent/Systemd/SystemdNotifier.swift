@@ -1,3 +1,5 @@
+import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -14,11 +16,14 @@ public final class SystemdNotifier: Sendable {
     private let descriptor: Int32
     /// `sockaddr_un` bytes and their length.
     private let address: [UInt8]
+    /// Whether `READY=1` was sent: a reload before it must not say `READY=1` for a start not yet done.
+    private let ready = Atomic(false)
     /// `$WATCHDOG_USEC` when it is meant for this process: how often systemd expects `WATCHDOG=1` at the latest.
     public let watchdogTimeout: Duration?
 
     /// The notifier `environment` names (the process's by default), or nil when the agent does not run as a
-    /// `Type=notify` service (no `$NOTIFY_SOCKET`) or the address cannot be used.
+    /// `Type=notify` service (no `$NOTIFY_SOCKET`) or the address cannot be used (``unusableSocket(_:)`` says
+    /// why).
     public static func fromEnvironment(
         _ environment: (String) -> String? = SystemdNotifier.processEnvironment
     ) -> SystemdNotifier? {
@@ -26,8 +31,9 @@ public final class SystemdNotifier: Sendable {
         var watchdog: Duration?
         if let text = environment("WATCHDOG_USEC"), let microseconds = Int64(text), microseconds > 0 {
             // systemd sets WATCHDOG_PID when the variable may reach other processes; it is meant for that pid only.
-            let pid = environment("WATCHDOG_PID").flatMap { Int32($0) }
-            if pid == nil || pid == getpid() { watchdog = .microseconds(microseconds) }
+            // A WATCHDOG_PID that names no pid is not ours either, as sd_watchdog_enabled(3) reads it.
+            let pid = environment("WATCHDOG_PID")
+            if pid == nil || pid.flatMap({ Int32($0) }) == getpid() { watchdog = .microseconds(microseconds) }
         }
         let descriptor = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard descriptor >= 0 else { return nil }
@@ -47,6 +53,7 @@ public final class SystemdNotifier: Sendable {
     @discardableResult
     public func send(_ assignments: [String]) -> Bool {
         guard !assignments.isEmpty else { return true }
+        if assignments.contains("READY=1") { ready.store(true, ordering: .relaxed) }
         let message = Array(assignments.joined(separator: "\n").utf8)
         let sent = message.withUnsafeBytes { bytes in
             address.withUnsafeBytes { raw in
@@ -65,6 +72,26 @@ public final class SystemdNotifier: Sendable {
         return sent == message.count
     }
 
+    /// Why `$NOTIFY_SOCKET` cannot be used, when it is set and ``fromEnvironment(_:)`` gives nil: systemd would
+    /// wait for a `READY=1` that never comes, and the log must say so.
+    public static func unusableSocket(
+        _ environment: (String) -> String? = SystemdNotifier.processEnvironment
+    )
+        -> String?
+    {
+        guard let path = environment("NOTIFY_SOCKET") else { return nil }
+        guard socketAddress(path) != nil else {
+            return "NOTIFY_SOCKET=\(path) is not a path or an abstract socket name of at most 107 bytes"
+        }
+        return nil
+    }
+
+    /// Sends `assignments` once the start said `READY=1`, and nothing before (a reload's `RELOADING=1` and
+    /// `READY=1` while the agent still starts).
+    public func sendOnceReady(_ assignments: [String]) {
+        if ready.load(ordering: .relaxed) { send(assignments) }
+    }
+
     public static func processEnvironment(_ name: String) -> String? {
         getenv(name).map { String(cString: $0) }
     }
@@ -80,7 +107,8 @@ public final class SystemdNotifier: Sendable {
         guard path.count < capacity || (first == UInt8(ascii: "@") && path.count <= capacity) else { return nil }
         address.sun_family = sa_family_t(AF_UNIX)
         withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: path) }
-        let length = MemoryLayout<sockaddr_un>.offset(of: \.sun_path)! + path.count + (first == 0x2F ? 1 : 0)
+        let length =
+            MemoryLayout<sockaddr_un>.offset(of: \.sun_path)! + path.count + (first == UInt8(ascii: "/") ? 1 : 0)
         return withUnsafeBytes(of: &address) { Array($0.prefix(length)) }
     }
 }
