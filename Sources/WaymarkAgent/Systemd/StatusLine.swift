@@ -8,8 +8,13 @@ import WaymarkCore
 struct StatusLine: Equatable {
     /// gpsd's address: the one configured until the connection names it.
     var server: String
-    /// The last connection attempt failed; the next one comes after this long (when known).
-    var retryIn: Duration??
+    /// The last connection attempt failed; nil while connected or connecting.
+    var outage: Outage?
+
+    struct Outage: Equatable {
+        /// When the next attempt comes, if the source said.
+        var retryIn: Duration?
+    }
     /// The receiver and its fix, as the pipeline knows them.
     var status = Status(gpsd: .unavailable)
     /// Why and since when the agent is paused; nil while it tracks.
@@ -24,10 +29,10 @@ struct StatusLine: Equatable {
         switch event {
         case .connected(let server, _):
             self.server = server
-            retryIn = nil
+            outage = nil
         case .unavailable(let server, _, let retry):
             self.server = server
-            retryIn = .some(retry)
+            outage = Outage(retryIn: retry)
         default:
             break
         }
@@ -49,8 +54,8 @@ struct StatusLine: Equatable {
     }
 
     private var activity: String {
-        if let retryIn {
-            let retry = retryIn.map { ", retrying in \(Self.seconds($0)) s" } ?? ""
+        if let outage {
+            let retry = outage.retryIn.map { ", retrying in \(Self.seconds($0)) s" } ?? ""
             return "gpsd unavailable at \(server)\(retry)"
         }
         if let pause {
