@@ -96,16 +96,29 @@ $sudo strace -qq -o /dev/null true 2>/dev/null || { tracer=($sudo); step "strace
     /usr/bin/waymark run --print --gpsd "127.0.0.1:$gpsd_port" >"$work/events.jsonl" 2>"$work/stderr" &
 agent=$!
 pids="$pids $agent"
+status_seen=0
 for _ in $(seq 1200); do
     grep -q '"code":"no_device"' "$work/events.jsonl" 2>/dev/null && break
     kill -0 "$agent" 2>/dev/null || break
+    # Mid-drive, `waymark status` (as root, which may signal the agent) sees it running, with a fix.
+    if [ "$status_seen" = 0 ] && [ "$(grep -c '"type":"location"' "$work/events.jsonl" 2>/dev/null)" -gt 50 ]; then
+        $sudo /usr/bin/waymark status >"$work/status" || fail "waymark status during the drive: $(cat "$work/status")"
+        grep -q '^last fix ' "$work/status" || fail "waymark status shows no fix: $(cat "$work/status")"
+        status_seen=1
+    fi
     sleep 0.1
 done
+[ "$status_seen" = 1 ] || fail "the drive ended before waymark status was asked"
 $sudo pkill -INT -u waymark -x waymark || true
 wait "$agent" || fail "the agent did not stop cleanly: $(cat "$work/stderr")"
 locations=$(grep -c '"type":"location"' "$work/events.jsonl" || true)
 step "$locations location events; logs: $(ls /var/log/waymark | tr '\n' ' ')"
 [ "$locations" -gt 700 ] || fail "only $locations location events: $(tail -5 "$work/stderr")"
+! grep -q '"code":"operations_output"' "$work/events.jsonl" || fail "the status file could not be written"
+status_code=0
+$sudo /usr/bin/waymark status >"$work/status" || status_code=$?
+[ "$status_code" = 3 ] || fail "waymark status after the stop: exit $status_code, $(cat "$work/status")"
+step "waymark status after the stop: $(head -1 "$work/status")"
 [ -f /var/lib/waymark/spool.sqlite ] || fail "no spool in /var/lib/waymark"
 [ -z "$(find /var/lib/waymark /var/log/waymark ! -user waymark)" ] || fail "files not owned by waymark"
 if [ -f "$work/trace" ]; then

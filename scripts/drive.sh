@@ -17,7 +17,7 @@ work=$(mktemp -d)
 out=${WAYMARK_DRIVE_DIR:-/tmp/waymark-drive}
 rm -rf "$out"
 mkdir -p "$out"
-printf '[agent]\nstate_dir = "%s/state"\nlog_dir = "%s/logs"\n' "$out" "$out" > "$out/waymark.toml"
+printf '[agent]\nstate_dir = "%s/state"\nlog_dir = "%s/logs"\nruntime_dir = "%s/run"\n' "$out" "$out" "$out" > "$out/waymark.toml"
 cleanup() {
     kill "$run_pid" 2>/dev/null || true
     [ -n "${gpsd_pid:-}" ] && kill "$gpsd_pid" 2>/dev/null || true

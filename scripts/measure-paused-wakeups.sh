@@ -9,6 +9,9 @@
 #                                                                   service with WatchdogSec=60 (notifications
 #                                                                   to a socket the measurement binds); fails
 #                                                                   if the watchdog adds more than 0.1 a second
+#   WAYMARK_METRICS_INTERVAL=15 scripts/measure-paused-wakeups.sh   both agents save power; one writes the metrics
+#                                                                   every 15 s, the other ticks once an hour; fails
+#                                                                   if that adds more than one wake-up per interval
 #
 # Voluntary context switches are summed over the agent's threads from /proc/PID/task/*/status; CPU is
 # utime + stime from /proc/PID/stat. A probe (every 2 minutes by default) may fall into a window: each
@@ -18,4 +21,6 @@ cd "$(dirname "$0")/.."
 scripts/install-deps.sh >/dev/null
 export WAYMARK_MEASURE_WAKEUPS=1 WAYMARK_WINDOW="${1:-60}" WAYMARK_ROUNDS="${2:-3}"
 swift build --build-tests >/dev/null
+# The agent as it goes on the board: the static release build.
+export WAYMARK_BINARY="${WAYMARK_BINARY:-$(scripts/build-release.sh)}"
 swift test --skip-build --filter PausedWakeupsMeasurement 2>&1 | grep -E "^round|^median|✘|passed|failed"

@@ -47,7 +47,7 @@ public enum Agent {
         regionFiles.check()
         var services: [any Service] = [
             service, regionFiles,
-            DeferralControlService(
+            ControlSignalService(
                 locationService: service,
                 pidFile: PIDFile(stateDirectory: configuration.agent.stateDirectory),
                 logger: logger

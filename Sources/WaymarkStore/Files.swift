@@ -12,7 +12,7 @@ public enum Files {
 
         public init(description: String) { self.description = description }
 
-        init(_ what: String, _ path: String) {
+        public init(_ what: String, _ path: String) {
             description = "cannot \(what) \(path): \(String(cString: strerror(errno)))"
         }
     }

@@ -9,6 +9,8 @@ struct RoomMaking {
     /// and over.
     var sweep: Int64
     var freed: Int64 = 0
+    /// Events removed, delivered ones included.
+    var removed = 0
     var drops: [StoredEvent.Kind: Int] = [:]
 
     /// The conditions of each step, over the parameters `?1` (the last delivered `seq`) and `?2` (the newest
@@ -123,6 +125,7 @@ struct RoomMaking {
     private mutating func account(_ event: Candidate, counted: Bool) {
         let bytes = Spool.rowBytes(event.length)
         freed += bytes
+        removed += 1
         need -= bytes
         if counted { drops[event.kind, default: 0] += 1 }
     }

@@ -69,6 +69,7 @@ extension Spool {
         _ state: inout CommitState
     ) throws -> [StoredEvent.Kind: Int] {
         var used = state.usedBytes
+        var count = state.eventCount
         var sweep = state.thinningSweep
         var drops: [StoredEvent.Kind: Int] = [:]
         try database.writeTransaction {
@@ -94,10 +95,12 @@ extension Spool {
                     try room.make(database)
                     sweep = room.sweep
                     used -= room.freed
+                    count -= room.removed
                     drops.merge(room.drops, uniquingKeysWith: +)
                 }
                 try insert(commit.events[start..<end], database)
                 used += bytes
+                count += end - start
                 start = end
             }
             for (sink, seq) in commit.cursors {
@@ -130,6 +133,7 @@ extension Spool {
             }
         }
         state.usedBytes = used
+        state.eventCount = count
         state.thinningSweep = sweep
         return drops
     }

@@ -29,6 +29,15 @@ extension Spool {
         }
     }
 
+    /// The time of the first event after `seq`, or nil when there is none.
+    public func firstTime(after seq: UInt64) throws(SpoolError) -> Timestamp? {
+        try reading { database in
+            try database.integer("SELECT time FROM event WHERE seq > ? ORDER BY seq LIMIT 1", Int64(seq)).map(
+                Self.timestamp
+            )
+        }
+    }
+
     /// The events after `seq` up to `last`, in `seq` order, at most `limit` of them.
     public func events(after seq: UInt64, through last: UInt64, limit: Int) throws(SpoolError) -> [StoredEvent] {
         guard last > seq else { return [] }

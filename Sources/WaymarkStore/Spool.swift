@@ -22,6 +22,8 @@ public final class Spool: Sendable {
     struct CommitState {
         /// What the rows take, counted as ``Spool/rowBytes(_:)``: kept here so a commit needs no scan.
         var usedBytes: Int64
+        /// The events the spool holds, kept the same way.
+        var eventCount: Int
         /// Where the drop policy's thinning goes on (``RoomMaking/sweep``).
         var thinningSweep: Int64 = 0
     }
@@ -46,12 +48,11 @@ public final class Spool: Sendable {
                 try Self.configure(database)
                 try Self.migrate(database)
             }
-            let used =
-                try database.integer(
-                    "SELECT COALESCE(SUM(length(line)), 0) + COUNT(*) * ? FROM event",
-                    Self.rowOverhead
-                ) ?? 0
-            state = Mutex(CommitState(usedBytes: used))
+            var counted = (used: Int64(0), events: 0)
+            _ = try database.first("SELECT COALESCE(SUM(length(line)), 0), COUNT(*) FROM event") { row in
+                counted = (row.int64(at: 0) + row.int64(at: 1) * Self.rowOverhead, Int(row.int64(at: 1)))
+            }
+            state = Mutex(CommitState(usedBytes: counted.used, eventCount: counted.events))
         } catch let error as SpoolError {
             throw error
         } catch let error as SQLiteError where error.isDamage {
@@ -78,7 +79,10 @@ public final class Spool: Sendable {
     static let schemaVersion: Int64 = 1
 
     /// What the rows take now (``rowBytes(_:)`` summed).
-    var usedBytes: Int64 { state.withLock { $0.usedBytes } }
+    public var usedBytes: Int64 { state.withLock { $0.usedBytes } }
+
+    /// The events the spool holds, as of its last commit.
+    public var eventCount: Int { state.withLock { $0.eventCount } }
 
     private static func configure(_ database: Database) throws {
         // Pages of 1 KB for a new file (an existing one keeps its own): each commit appends the pages it

@@ -27,6 +27,7 @@ public struct StoredEvent: Hashable, Sendable {
         public static let status = Kind(code: 3)
         public static let error = Kind(code: 4)
         public static let regionState = Kind(code: 5)
+        public static let alarmCleared = Kind(code: 6)
         public static let region = Kind(code: 10)
         public static let pause = Kind(code: 11)
         public static let resume = Kind(code: 12)
@@ -34,7 +35,8 @@ public struct StoredEvent: Hashable, Sendable {
         public static let deferredFinished = Kind(code: 14)
 
         private static let names: [Int: String] = [
-            1: "location", 2: "heading", 3: "status", 4: "error", 5: "region_state", 10: "region", 11: "pause",
+            1: "location", 2: "heading", 3: "status", 4: "error", 5: "region_state", 6: "alarm_cleared", 10: "region",
+            11: "pause",
             12: "resume", 13: "trip", 14: "deferred_finished",
         ]
 
@@ -51,6 +53,7 @@ public struct StoredEvent: Hashable, Sendable {
             case .resume: self = .resume
             case .trip: self = .trip
             case .deferredFinished: self = .deferredFinished
+            case .alarmCleared: self = .alarmCleared
             }
         }
 

@@ -15,6 +15,13 @@ public protocol Sink: AnyObject {
     func deliver(_ events: [StoredEvent]) throws
     /// Makes everything delivered durable where the sink puts them; only then does the cursor move on.
     func flush() throws
+    /// Bytes the sink wrote to local files, and the fsyncs it made, since it was made (the metrics).
+    var localWrites: (bytes: Int64, syncs: Int) { get }
+}
+
+extension Sink {
+    /// A sink that writes no local file.
+    public var localWrites: (bytes: Int64, syncs: Int) { (0, 0) }
 }
 
 /// Hands a sink the spool's released events after its cursor, in batches, and moves the cursor on only when

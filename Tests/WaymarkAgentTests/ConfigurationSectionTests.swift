@@ -38,7 +38,7 @@ import WaymarkFormats
         ("[sinks.file.extra]", "waymark.toml:1: [sinks.file] extra: unknown key; allowed keys are directory"),
         (
             "[agent]\nsinks = 1",
-            "waymark.toml:2: [agent] sinks: unknown key; allowed keys are device_id, state_dir, log_dir"
+            "waymark.toml:2: [agent] sinks: unknown key; allowed keys are device_id, state_dir, log_dir, runtime_dir"
         ),
     ])
     func reportsOneLine(text: String, expected: String) throws {

@@ -233,7 +233,7 @@ import WaymarkCore
         ),
         (
             "[sinks.http]",
-            "waymark.toml:1: [sinks.http]: unknown section; allowed sections are agent, gpsd, location, heading, activity, regions, deferred, spool, sinks.file, places"
+            "waymark.toml:1: [sinks.http]: unknown section; allowed sections are agent, gpsd, location, heading, activity, regions, deferred, spool, sinks.file, places, metrics, health"
         ),
     ])
     func reportsOneLine(text: String, expected: String) {

@@ -176,7 +176,6 @@ import WaymarkCore
             statuses == [
                 Status(gpsd: .connected),
                 Status(gpsd: .connected, device: Self.path),
-                Status(gpsd: .connected, device: Self.path, satellitesUsed: 9),
                 Status(
                     gpsd: .connected,
                     device: Self.path,
@@ -300,13 +299,19 @@ import WaymarkCore
         #expect(lost.map(\.time) == [later.time.advanced(by: .seconds(1)), later.time.advanced(by: .seconds(1))])
     }
 
-    @Test("status follows the satellites used")
-    func satellitesUsedChangeTheStatus() {
-        let events = Self.run([
-            Self.connected, .sky(SkyReport(satellitesUsed: 7)), .sky(SkyReport(satellitesUsed: 7)),
-            .sky(SkyReport(satellitesUsed: 8)),
-        ])
-        #expect(events.map { $0.map(Self.summary) } == [["status"], ["status"], [], ["status"]])
+    @Test("the satellites used alone make no status event; the next one carries their count")
+    func satellitesUsedAloneMakeNoStatus() throws {
+        var pipeline = EventPipeline()
+        let events = Self.run(
+            [
+                Self.connected, .sky(SkyReport(satellitesUsed: 7)), .sky(SkyReport(satellitesUsed: 8)),
+                Self.active,
+            ],
+            into: &pipeline
+        )
+        #expect(events.map { $0.map(Self.summary) } == [["status"], [], [], ["status"]])
+        let status = try #require(events[3].last)
+        #expect(status.kind == .status(Status(gpsd: .connected, device: Self.path, satellitesUsed: 8)))
     }
 
     @Test func keepsTheLastLocationThroughOutages() {

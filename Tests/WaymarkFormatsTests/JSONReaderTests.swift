@@ -2,53 +2,13 @@ import Testing
 
 @testable import WaymarkFormats
 
-/// A JSON value as a tree, built by walking a ``JSONReader``: what the reader made of a text.
-indirect enum JSONTree: Hashable, Sendable {
-    case null
-    case boolean(Bool)
-    case number(Double)
-    case string(String)
-    case array([JSONTree])
-    case object([Member])
+/// What the reader made of a text: the tree ``JSONValue`` builds by walking a ``JSONReader``.
+typealias JSONTree = JSONValue
 
-    struct Member: Hashable, Sendable {
-        var key: String
-        var value: JSONTree
-    }
-
-    /// Reads the value at `reader`, and every value in it.
-    static func read(_ reader: inout JSONReader) throws(JSONReaderError) -> JSONTree {
-        switch try reader.peek() {
-        case .null:
-            try reader.readNull()
-            return .null
-        case .boolean: return .boolean(try reader.readBoolean())
-        case .number: return .number(try reader.readNumber())
-        case .string: return .string(try reader.readString())
-        case .array:
-            var elements: [JSONTree] = []
-            try reader.beginArray()
-            while let index = try reader.nextElement() {
-                precondition(index == elements.count)
-                elements.append(try read(&reader))
-            }
-            return .array(elements)
-        case .object:
-            var members: [Member] = []
-            try reader.beginObject()
-            while let key = try reader.nextKey() {
-                members.append(Member(key: key, value: try read(&reader)))
-            }
-            return .object(members)
-        }
-    }
-
+extension JSONValue {
     /// The whole of `bytes` as one value.
     static func parse(_ bytes: [UInt8], limits: JSONLimits = JSONLimits()) throws(JSONReaderError) -> JSONTree {
-        var reader = try JSONReader(bytes, limits: limits)
-        let tree = try read(&reader)
-        try reader.finish()
-        return tree
+        try JSONValue(parsing: bytes, limits: limits)
     }
 
     static func parse(_ text: String, limits: JSONLimits = JSONLimits()) throws(JSONReaderError) -> JSONTree {
@@ -87,8 +47,8 @@ struct JSONReaderTests {
             (
                 "{\"a\": [true, null], \"b\": {\"c\": \"d\"}}",
                 .object([
-                    .init(key: "a", value: .array([.boolean(true), .null])),
-                    .init(key: "b", value: .object([.init(key: "c", value: .string("d"))])),
+                    (key: "a", value: .array([.boolean(true), .null])),
+                    (key: "b", value: .object([(key: "c", value: .string("d"))])),
                 ])
             ),
             ("\u{FEFF}[1]", .array([.number(1)])),
@@ -269,12 +229,12 @@ struct JSONReaderTests {
     func duplicateKeysAreAnnounced() throws {
         var reader = try JSONReader(Array(#"{"a": 1, "b": {"a": 2}, "a": 3}"#.utf8))
         let tree = try JSONTree.read(&reader)
-        let inner = JSONTree.object([.init(key: "a", value: .number(2))])
+        let inner = JSONTree.object([(key: "a", value: .number(2))])
         #expect(
             tree
                 == .object([
-                    .init(key: "a", value: .number(1)), .init(key: "b", value: inner),
-                    .init(key: "a", value: .number(3)),
+                    (key: "a", value: .number(1)), (key: "b", value: inner),
+                    (key: "a", value: .number(3)),
                 ])
         )
     }

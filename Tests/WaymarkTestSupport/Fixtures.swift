@@ -26,6 +26,7 @@ extension Fixtures {
         [agent]
         state_dir = "\(directory.appendingPathComponent("state").path)"
         log_dir = "\(directory.appendingPathComponent("logs").path)"
+        runtime_dir = "\(directory.appendingPathComponent("run").path)"
 
         """
     }

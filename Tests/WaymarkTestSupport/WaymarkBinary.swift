@@ -11,7 +11,9 @@ public enum WaymarkBinary {
     }
 
     /// The executable beside the test bundle (SwiftPM puts every product of a build in one folder).
+    /// The binary beside the tests, or `WAYMARK_BINARY` (the measurements run the static release build).
     public static var path: String {
+        if let binary = ProcessInfo.processInfo.environment["WAYMARK_BINARY"], !binary.isEmpty { return binary }
         let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? ""
         var directory = URL(fileURLWithPath: executable).deletingLastPathComponent()
         // The test binary sits inside `WaymarkPackageTests.xctest` on some toolchains.

@@ -45,7 +45,7 @@ struct JournalOutputTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let result = try Self.run(["run", "--config", path])
         #expect(result.status == 2)
-        #expect(result.stderr == "<3>waymark.toml:5: [gpsd] port = 0: must be an integer from 1 to 65535\n")
+        #expect(result.stderr == "<3>waymark.toml:6: [gpsd] port = 0: must be an integer from 1 to 65535\n")
     }
 
     @Test("the agent's lines carry their priority and no time; on another stream they stay as on a terminal")

@@ -91,23 +91,39 @@ struct PausedWakeupsMeasurement {
         let listener = try NotifyListener(in: directory)
         defer { listener.stop() }
         let watchdog = Self.environment["WAYMARK_WATCHDOG_SEC"].flatMap(Int.init)
-        let variants: [(name: String, powerSave: Bool, environment: [String: String])] =
+        // WAYMARK_METRICS_INTERVAL=N compares two agents saving power, one writing the metrics every N seconds
+        // (and its status file and health checks on that tick), the other with the tick once an hour.
+        let metrics = Self.environment["WAYMARK_METRICS_INTERVAL"].flatMap(Int.init)
+        // The metrics on a tmpfs, as README recommends (/dev/shm here); WAYMARK_TEXTFILE puts them elsewhere: on
+        // ext4 each write and rename also waits once for the file system.
+        let textfile = Self.environment["WAYMARK_TEXTFILE"] ?? "/dev/shm/waymark-measure-\(getpid()).prom"
+        defer { try? FileManager.default.removeItem(atPath: textfile) }
+        var variants: [(name: String, powerSave: Bool, environment: [String: String], settings: String)] =
             watchdog.map { seconds in
                 [
-                    ("no watchdog", true, [:]),
+                    ("no watchdog", true, [:], ""),
                     (
                         "WatchdogSec=\(seconds)", true,
-                        ["NOTIFY_SOCKET": listener.path, "WATCHDOG_USEC": "\(seconds * 1_000_000)"]
+                        ["NOTIFY_SOCKET": listener.path, "WATCHDOG_USEC": "\(seconds * 1_000_000)"], ""
                     ),
                 ]
-            } ?? [("power_save = true", true, [:]), ("power_save = false", false, [:])]
+            } ?? [("power_save = true", true, [:], ""), ("power_save = false", false, [:], "")]
+        if let metrics {
+            variants = [
+                ("no metrics, interval 1h", true, [:], "[metrics]\ninterval = \"1h\"\n"),
+                (
+                    "metrics every \(metrics) s", true, [:],
+                    "[metrics]\ntextfile = \"\(textfile)\"\ninterval = \"\(metrics)s\"\n"
+                ),
+            ]
+        }
         var agents: [(name: String, agent: WaymarkBinary.Running)] = []
-        for (index, (name, powerSave, environment)) in variants.enumerated() {
+        for (index, (name, powerSave, environment, settings)) in variants.enumerated() {
             let config = directory.appendingPathComponent("\(index).toml").path
             let probeInterval = Self.environment["WAYMARK_PROBE_INTERVAL"] ?? "2m"
             let agentSection = Fixtures.agentSection(in: directory.appendingPathComponent("\(index)"))
             try
-                "\(agentSection)[activity]\npause_after = \"5s\"\npower_save = \(powerSave)\nprobe_interval = \"\(probeInterval)\"\n"
+                "\(agentSection)[activity]\npause_after = \"5s\"\npower_save = \(powerSave)\nprobe_interval = \"\(probeInterval)\"\n\(settings)"
                 .write(toFile: config, atomically: true, encoding: .utf8)
             let agent = try WaymarkBinary.start(
                 ["run", "--print", "--config", config, "--gpsd", "127.0.0.1:\(gpsd.port)", "--log-level", "debug"],
@@ -167,6 +183,14 @@ struct PausedWakeupsMeasurement {
             // Issue 16: the watchdog and the status line add at most 0.1 wake-ups a second to a paused agent.
             let added = Self.median(rates[second] ?? []) - Self.median(rates[first] ?? [])
             #expect(added <= 0.1, "the watchdog adds \(added) wake-ups a second")
+        }
+        if let metrics {
+            // Issue 17: the metrics, the status file and the health checks add at most one wake-up per interval.
+            let added = Self.median(rates[second] ?? []) - Self.median(rates[first] ?? [])
+            print(
+                "added \(String(format: "%.3f", added)) wake-ups/s; one per interval is \(String(format: "%.3f", 1 / Double(metrics)))"
+            )
+            #expect(added <= 1 / Double(metrics) + 0.02, "the metrics add \(added) wake-ups a second")
         }
         for (_, agent) in agents { _ = agent.interrupt() }
         // The agent's own threads; the runtime's monitor adds its fixed once a second (printed above).

@@ -96,6 +96,7 @@ struct RegionMonitoringTests {
             [agent]
             state_dir = "\(directory.path)"
             log_dir = "\(directory.path)/logs"
+            runtime_dir = "\(directory.path)/run"
             [regions]
             file = "\(file.path)"
             cushion = 0
@@ -164,6 +165,7 @@ struct RegionMonitoringTests {
             [agent]
             state_dir = "\(directory.path)"
             log_dir = "\(directory.path)/logs"
+            runtime_dir = "\(directory.path)/run"
             [regions]
             file = "\(file.path)"
             """
@@ -200,7 +202,7 @@ struct RegionMonitoringTests {
         try Data(RegionFile.encode([region])).write(to: file)
         let (events, _) = try LiveRun.events(
             log,
-            "[agent]\nstate_dir = \"\(directory.path)\"\nlog_dir = \"\(directory.path)/logs\"\n[regions]\nfile = \"\(file.path)\"\n\(settings)"
+            "[agent]\nstate_dir = \"\(directory.path)\"\nlog_dir = \"\(directory.path)/logs\"\nruntime_dir = \"\(directory.path)/run\"\n[regions]\nfile = \"\(file.path)\"\n\(settings)"
         )
         return events.filter { $0["type"] as? String == "region" }
     }
@@ -237,7 +239,7 @@ struct RegionMonitoringTests {
         try Data(RegionFile.encode([depot])).write(to: file)
         let config = directory.appendingPathComponent("waymark.toml")
         try
-            "[agent]\nstate_dir = \"\(directory.path)\"\nlog_dir = \"\(directory.path)/logs\"\n[regions]\nfile = \"\(file.path)\"\n"
+            "[agent]\nstate_dir = \"\(directory.path)\"\nlog_dir = \"\(directory.path)/logs\"\nruntime_dir = \"\(directory.path)/run\"\n[regions]\nfile = \"\(file.path)\"\n"
             .write(
                 to: config,
                 atomically: true,

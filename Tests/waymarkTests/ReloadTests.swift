@@ -42,8 +42,8 @@ struct ReloadTests {
         try write(port: 0, extra: "colour = \"red\"\n")
         agent.signal(SIGHUP)
         try agent.wait(seconds: 10, "the rejection") { agent.stderr.contains("rejected") }
-        #expect(agent.stderr.contains("waymark.toml:6: [gpsd] port = 0: must be"))
-        #expect(agent.stderr.contains("waymark.toml:7: [gpsd] colour: unknown key"))
+        #expect(agent.stderr.contains("waymark.toml:7: [gpsd] port = 0: must be"))
+        #expect(agent.stderr.contains("waymark.toml:8: [gpsd] colour: unknown key"))
         #expect(agent.process.isRunning)
         #expect(agent.interrupt() == 0)
     }

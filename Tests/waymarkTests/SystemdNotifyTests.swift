@@ -124,12 +124,10 @@ extension SystemdNotifyTests {
 /// `waymark run` as a notify service with a watchdog, on a real gpsd that reads a stretch of the Regensburg drive
 /// at its own pace (looped), with `settings` added to its configuration; everything goes when this does.
 private final class NotifiedRun {
-    let feed: NMEAFeedServer
-    let gpsd: GPSDFeedServer
-    let directory: URL
-    let spool: String
+    let run: OperatedRun
     let listener: NotifyListener
-    let agent: WaymarkBinary.Running
+    var agent: WaymarkBinary.Running { run.agent }
+    var directory: URL { run.directory }
 
     /// - Parameter onReceive: called on the listener's thread with the spool's path and each datagram as it arrives.
     init(
@@ -141,31 +139,19 @@ private final class NotifiedRun {
         onReceive: @escaping @Sendable (_ spool: String, [String]) -> Void = { _, _ in }
     ) throws {
         let log = try NMEALog(path: Fixtures.gpsdLog("20100411_Geko_Regensburg.log"))
-        feed = try NMEAFeedServer(segments: [log.epochs(from: start, to: end)], speed: speed, loopLast: true)
-        gpsd = try GPSDFeedServer(feed: feed, debugLevel: nil)
-        directory = try Fixtures.temporaryDirectory()
-        spool = directory.appendingPathComponent("state/spool.sqlite").path
-        let spool = spool
+        let directory = try Fixtures.temporaryDirectory()
+        let spool = directory.appendingPathComponent("state/spool.sqlite").path
         listener = try NotifyListener(in: directory) { onReceive(spool, $0) }
-        let config = directory.appendingPathComponent("waymark.toml").path
-        try (Fixtures.agentSection(in: directory) + settings + "\n").write(
-            toFile: config,
-            atomically: true,
-            encoding: .utf8
-        )
-        agent = try WaymarkBinary.start(
-            ["run", "--config", config, "--gpsd", "127.0.0.1:\(gpsd.port)"],
-            adding: ["NOTIFY_SOCKET": listener.path, "WATCHDOG_USEC": "\(watchdogMicroseconds)"]
+        run = try OperatedRun(
+            segments: [log.epochs(from: start, to: end)],
+            speed: speed,
+            settings: settings,
+            environment: ["NOTIFY_SOCKET": listener.path, "WATCHDOG_USEC": "\(watchdogMicroseconds)"],
+            directory: directory
         )
     }
 
-    deinit {
-        agent.process.stop()
-        listener.stop()
-        gpsd.stop()
-        feed.stop()
-        try? FileManager.default.removeItem(at: directory)
-    }
+    deinit { listener.stop() }
 }
 
 /// Whether the spool existed each time READY=1 arrived.

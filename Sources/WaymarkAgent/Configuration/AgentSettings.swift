@@ -16,6 +16,9 @@ public struct AgentSettings: Sendable, Equatable {
     public var stateDirectory: String
     /// Where the event logs, GPX tracks and trip summaries go (`log_dir`).
     public var logDirectory: String
+    /// Where the running agent keeps its status file for `waymark status` (`runtime_dir`): a tmpfs, so that
+    /// rewriting it wears no SD card.
+    public var runtimeDirectory = "/run/waymark"
 
     public init(
         deviceID: String = AgentSettings.defaultDeviceID,
@@ -61,5 +64,6 @@ extension AgentSettings {
         section.read("device_id", .identifier, into: &deviceID)
         section.read("state_dir", .absolutePath, into: &stateDirectory)
         section.read("log_dir", .absolutePath, into: &logDirectory)
+        section.read("runtime_dir", .absolutePath, into: &runtimeDirectory)
     }
 }

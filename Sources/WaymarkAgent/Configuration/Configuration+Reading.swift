@@ -14,6 +14,8 @@ extension Configuration {
         ConfigurationSection("spool") { section, configuration in configuration.spool.read(from: &section) },
         ConfigurationSection("sinks.file") { section, configuration in configuration.fileSink.read(from: &section) },
         ConfigurationSection("places") { section, configuration in configuration.places.read(from: &section) },
+        ConfigurationSection("metrics") { section, configuration in configuration.metrics.read(from: &section) },
+        ConfigurationSection("health") { section, configuration in configuration.health.read(from: &section) },
     ]
 
     /// Reads `sections` of a document over the defaults; returns the configuration and every problem found,

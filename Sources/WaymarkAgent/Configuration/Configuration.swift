@@ -26,6 +26,10 @@ public struct Configuration: Sendable, Equatable {
     public var fileSink: FileSinkSettings
     /// `[places]`: the places of `pause` and `trip` events.
     public var places: PlacesSettings
+    /// `[metrics]`: the Prometheus textfile.
+    public var metrics = MetricsSettings()
+    /// `[health]`: when the health alarms start.
+    public var health = HealthSettings()
 
     public init(
         agent: AgentSettings = .init(),

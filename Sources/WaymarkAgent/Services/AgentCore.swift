@@ -9,21 +9,21 @@ import WaymarkStore
 struct AgentCore {
     private(set) var pipeline: EventPipeline
     private var sequencer: EventSequencer
-    private var deferral: DeferralPolicy
-    private let storage: Storage?
+    private(set) var deferral: DeferralPolicy
+    let storage: Storage?
     private var encoder: EventEncoder
     /// The events made before the agent could date them, waiting for the first fix.
     private var untimed: UntimedEvents
     private let sink: any EventSink
     private let logger: Logger
-    /// The status last logged.
-    private var loggedStatus: Status?
     /// When the trip in progress was last saved, and whether the vehicle stood still then.
     private var tripSaved: (at: MonotonicInstant, standing: Bool)?
-    /// What the connection and the activity are, for ``serviceStatus``.
-    private var statusLine: StatusLine
+    /// What the agent did since it started: for ``serviceStatus``, `waymark status` and the metrics.
+    private(set) var operating: OperatingState
+    /// The health alarms; nil in a replay, whose clocks are the recording's.
+    private(set) var health: HealthMonitor?
     /// What names the places of `pause` and `trip` events; nil with `[places] enabled = false`.
-    private var places: PlaceFinder?
+    private(set) var places: PlaceFinder?
     private var placesSettings: PlacesSettings
 
     /// - Parameters:
@@ -31,11 +31,13 @@ struct AgentCore {
     ///   - clockFloor: the earliest time an event may carry while the clock is unknown (live: this release's
     ///     date); the spool's last event time raises it. Nil in a replay, whose clock is the recording's.
     ///   - storage: the spool and its sinks; nil keeps events in this process only (`--print`).
+    ///   - health: when the health alarms start; nil raises none.
     init(
         configuration: Configuration,
         savedInside: Set<String>? = nil,
         clockFloor: Timestamp?,
         storage: Storage? = nil,
+        health: HealthSettings? = nil,
         sink: any EventSink,
         logger: Logger
     ) {
@@ -50,7 +52,8 @@ struct AgentCore {
         deferral = DeferralPolicy(settings: configuration.deferred)
         encoder = EventEncoder(deviceID: configuration.agent.deviceID)
         untimed = UntimedEvents(floor: clockFloor.map { max($0, storage?.recovered.lastTime ?? $0) })
-        statusLine = StatusLine(server: GPSDConnection.Configuration(configuration.gpsd).server)
+        operating = OperatingState(server: GPSDConnection.Configuration(configuration.gpsd).server)
+        self.health = health.map(HealthMonitor.init(settings:))
         placesSettings = configuration.places
         places = PlacesSource.finder(configuration.places, logger: logger)
         self.storage = storage
@@ -100,6 +103,7 @@ struct AgentCore {
         pipeline.headingSettings = configuration.heading
         pipeline.regionSettings = configuration.regions.monitor
         encoder.deviceID = configuration.agent.deviceID
+        health?.settings = configuration.health
         applyPlaces(configuration.places)
         var events = pipeline.applyActivity(configuration.activity, at: now, wallClock: wallClock)
         deliver(&events, now: now)
@@ -128,8 +132,11 @@ struct AgentCore {
     /// When the core next has something to do without input (``advance(to:wallClock:)``): a no-fix pause, a
     /// probe, the end of a deferral window. The spool's commits are on the process's clock (``nextCommit``).
     var nextDeadline: MonotonicInstant? {
-        [pipeline.activity.nextDeadline, storage == nil ? nil : deferral.nextDeadline, untimed.deadline]
-            .compactMap { $0 }.min()
+        [
+            pipeline.activity.nextDeadline, storage == nil ? nil : deferral.nextDeadline, untimed.deadline,
+            health?.nextDeadline,
+        ]
+        .compactMap { $0 }.min()
     }
 
     /// Whether the receiver is to be watched now (false while paused with power saving, between probes).
@@ -137,7 +144,7 @@ struct AgentCore {
 
     /// What the agent is doing now, in one line for a person (``StatusLine``).
     var serviceStatus: String {
-        var line = statusLine
+        var line = operating.line
         line.status = pipeline.status
         line.unsent = storage?.unsent
         return line.text
@@ -147,12 +154,27 @@ struct AgentCore {
     mutating func advance(to now: MonotonicInstant, wallClock: Timestamp) {
         expireWindow(now: now, wallClock: wallClock)
         var events = pipeline.advance(to: now, wallClock: wallClock)
+        if var health {
+            events += alarmEvents(health.advance(to: now), now: now, wallClock: wallClock)
+            self.health = health
+        }
+        deliver(&events, now: now)
+    }
+
+    /// Whether anything `waymark status` shows changed since the last call, other than the figures that move
+    /// with every fix.
+    mutating func operatingChanged() -> Bool { operating.takeChange() }
+
+    /// Emits `error` events for problems found outside the pipeline (the status file, the metrics).
+    mutating func report(_ reports: [ErrorReport], now: MonotonicInstant, wallClock: Timestamp) {
+        let time = eventTime(at: now, wallClock: wallClock)
+        var events = reports.map { Event(time: time, kind: .error($0)) }
         deliver(&events, now: now)
     }
 
     /// The time of an event made outside the pipeline (``EventPipeline/eventTime(at:wallClock:)``), never
     /// before the floor while GPS time is unknown.
-    private func eventTime(at now: MonotonicInstant, wallClock: Timestamp) -> Timestamp {
+    func eventTime(at now: MonotonicInstant, wallClock: Timestamp) -> Timestamp {
         untimed.dated(pipeline.eventTime(at: now, wallClock: wallClock), clock: eventClock)
     }
 
@@ -222,10 +244,78 @@ struct AgentCore {
 
     mutating func process(_ update: SourceUpdate) {
         expireWindow(now: update.monotonic, wallClock: update.wallClock)
-        statusLine.observe(update.event)
+        operating.observe(update.event, at: eventTime(at: update.monotonic, wallClock: update.wallClock))
         var events = pipeline.handle(update)
         if pipeline.lastVerdict != nil { logVerdict(update) }
+        if health != nil { events += checkHealth(after: update) }
         deliver(&events, now: update.monotonic)
+    }
+
+    /// The receiver's and the clock's alarms after an update. The receiver is expected to give fixes while gpsd
+    /// and a device are there and the vehicle is not in a stationary pause (a `no_fix` pause is the activity's
+    /// answer to the same silence, and does not stop the alarm). The clock is compared at current fixes once GPS
+    /// time dates events: its offset is the system time against GPS time carried to the same instant.
+    private mutating func checkHealth(after update: SourceUpdate) -> [Event] {
+        guard var health else { return [] }
+        let status = pipeline.status
+        let expected =
+            status.gpsd == .connected && status.device != nil && pipeline.activity.pause?.reason != .stationary
+        let verdict = pipeline.lastVerdict
+        var changes = health.receiver(expected: expected, usableFix: verdict?.isCurrent == true, now: update.monotonic)
+        if verdict?.isCurrent == true, pipeline.gpsClockDelay != nil {
+            let gpsTime = pipeline.eventTime(at: update.monotonic, wallClock: update.wallClock)
+            changes += health.clock(offset: update.wallClock.duration(since: gpsTime), now: update.monotonic)
+        }
+        self.health = health
+        return alarmEvents(changes, now: update.monotonic, wallClock: update.wallClock)
+    }
+
+    /// The periodic checks: the free space of the directories written (nil where it could not be measured),
+    /// and how long each sink has not taken the events committed and released to it.
+    mutating func checkResources(
+        freeSpace: [(setting: String, path: String, bytes: Int64?)],
+        now: MonotonicInstant,
+        wallClock: Timestamp
+    ) {
+        guard var health else { return }
+        var changes: [AlarmChange] = []
+        for directory in freeSpace {
+            changes += health.disk(
+                setting: directory.setting,
+                path: directory.path,
+                freeBytes: directory.bytes,
+                now: now
+            )
+        }
+        for sink in storage?.sinksBehind ?? [] {
+            changes += health.sink(sink.name, behindFor: sink.since.map { now - $0 }, now: now)
+        }
+        self.health = health
+        var events = alarmEvents(changes, now: now, wallClock: wallClock)
+        deliver(&events, now: now)
+    }
+
+    /// The events of alarms that start (an `error` with the alarm's code) and end (`alarm_cleared`).
+    private mutating func alarmEvents(_ changes: [AlarmChange], now: MonotonicInstant, wallClock: Timestamp) -> [Event]
+    {
+        guard !changes.isEmpty else { return [] }
+        operating.noteChange()
+        let time = eventTime(at: now, wallClock: wallClock)
+        return changes.map { change in
+            switch change {
+            case .raised(let alarm):
+                let report = ErrorReport(code: alarm.key.kind.code, message: alarm.message, subject: alarm.key.subject)
+                return Event(time: time, kind: .error(report))
+            case .cleared(let alarm, let reason):
+                let clearance = AlarmClearance(
+                    code: alarm.key.kind.code,
+                    subject: alarm.key.subject,
+                    message: reason,
+                    duration: now - alarm.since
+                )
+                return Event(time: time, kind: .alarmCleared(clearance))
+            }
+        }
     }
 
     /// Ends the deferral window whose timeout passed before `now`.
@@ -240,7 +330,7 @@ struct AgentCore {
     ///
     /// Events made before the agent can date them wait in ``untimed`` first; they are logged as they come.
     private mutating func deliver(_ events: inout [Event], now: MonotonicInstant) {
-        for event in events { statusLine.observe(event) }
+        for event in events { operating.observe(event) }
         let logged = untimed.isWaiting
         if logged { for event in events { log(event) } }
         events = untimed.admit(events, at: now, clock: eventClock)
@@ -255,6 +345,7 @@ struct AgentCore {
         }
         guard let storage else {
             sequencer.number(&events)
+            for event in events { operating.count(event) }
             sink.deliver(events, lines: sink.wantsLines ? events.map { StoredEvent.line($0, encoder: encoder) } : [])
             if !logged { for event in events { log(event) } }
             return
@@ -282,6 +373,7 @@ struct AgentCore {
             }
         }
         events = numbered
+        for event in events { operating.count(event) }
         sink.deliver(events, lines: sink.wantsLines ? lines : [])
         // A window closed here was not among the events logged as they started to wait.
         for event in events where !logged || event.type == "deferred_finished" { log(event) }
@@ -304,6 +396,8 @@ struct AgentCore {
 
     /// Hands an event made outside ``deliver(_:now:)`` to the printing sink and the log.
     private mutating func emit(_ finished: (event: Event, line: [UInt8])) {
+        operating.observe(finished.event)
+        operating.count(finished.event)
         sink.deliver([finished.event], lines: sink.wantsLines ? [finished.line] : [])
         log(finished.event)
     }
@@ -337,14 +431,7 @@ struct AgentCore {
             ]
             if let device = status.device { metadata["device"] = "\(device)" }
             if let used = status.satellitesUsed { metadata["satellites_used"] = "\(used)" }
-            // A change of the satellites used alone is routine: the log keeps it for debugging.
-            let level: Logger.Level =
-                loggedStatus.map {
-                    $0.gpsd == status.gpsd && $0.device == status.device && $0.fixMode == status.fixMode
-                }
-                    == true ? .debug : .info
-            loggedStatus = status
-            logger.log(level: level, "status changed", metadata: metadata)
+            logger.info("status changed", metadata: metadata)
         case .pause(let pause):
             var metadata = numbered(["reason": "\(pause.reason.rawValue)"])
             if let position = pause.position { metadata["position"] = "\(position.latitude),\(position.longitude)" }
@@ -366,6 +453,10 @@ struct AgentCore {
                 "deferred events released to the sinks",
                 metadata: numbered(["reason": "\(report.reason.rawValue)", "events": "\(report.events)"])
             )
+        case .alarmCleared(let clearance):
+            var metadata = numbered(["code": "\(clearance.code)"])
+            if let subject = clearance.subject { metadata["id"] = "\(subject)" }
+            logger.notice("alarm cleared: \(clearance.message)", metadata: metadata)
         case .location, .heading, .region, .regionState:
             break
         }

@@ -23,6 +23,8 @@ public final class LocationService: Service, Sendable {
     private let pendingRegions = Mutex<RegionSource.Loaded?>(nil)
     /// `waymark defer off` (false) or `on` (true), applied at once.
     private let pendingDeferral = Mutex<Bool?>(nil)
+    /// `waymark status` asked for a fresh status file.
+    private let statusRequested = Mutex(false)
     /// Where the regions the vehicle is inside were saved before the spool kept them: read once, as the
     /// spool's start when it has none; and written when there is no spool.
     private let regionStates: RegionStateFile?
@@ -76,6 +78,12 @@ public final class LocationService: Service, Sendable {
         _ = wakeUp.withLock { $0?.yield(.pending) }
     }
 
+    /// Writes the status file at once, for `waymark status` (SIGWINCH).
+    func requestStatus() {
+        statusRequested.withLock { $0 = true }
+        _ = wakeUp.withLock { $0?.yield(.pending) }
+    }
+
     /// The counters when ``run()`` returned.
     public var counters: Counters { finalCounters.withLock { $0 } }
 
@@ -85,6 +93,8 @@ public final class LocationService: Service, Sendable {
         case deadline
         /// A reload or a region file is waiting to be applied.
         case pending
+        /// Graceful shutdown.
+        case stop
     }
 
     /// Runs until graceful shutdown on a thread of its own (``ThreadExecutor``): the spool's commits, the sinks'
@@ -103,10 +113,13 @@ public final class LocationService: Service, Sendable {
             savedInside: regionStates?.load(),
             clockFloor: Agent.releaseDate,
             storage: storage,
+            health: configuration.health,
             sink: sink,
             logger: logger
         )
         core.start(reports: reports, at: SystemClocks.wall(), now: SystemClocks.monotonic())
+        let operations = OperationsOutput(configuration: configuration, now: SystemClocks.monotonic(), logger: logger)
+        operations.update(&core, now: SystemClocks.monotonic(), wallClock: SystemClocks.wall())
         let (inputs, continuation) = AsyncStream.makeStream(of: Input.self)
         wakeUp.withLock { $0 = continuation }
         // Ready: the configuration is loaded, the spool open, and the connection's thread, started before this
@@ -118,7 +131,7 @@ public final class LocationService: Service, Sendable {
         func setAlarm() {
             Self.setAlarm(
                 executor,
-                for: [core.nextDeadline, core.nextCommit].compactMap { $0 }.min(),
+                for: [core.nextDeadline, core.nextCommit, operations.nextDeadline].compactMap { $0 }.min(),
                 reporter: reporter,
                 continuation: continuation
             )
@@ -131,48 +144,69 @@ public final class LocationService: Service, Sendable {
         }
         var watching = true
         var saveFailed = false
-        for await input in inputs.cancelOnGracefulShutdown() {
-            if let configuration = pendingConfiguration.withLock({ $0.take() }) {
-                core.apply(configuration, wallClock: SystemClocks.wall(), now: SystemClocks.monotonic())
-            }
-            if let enabled = pendingDeferral.withLock({ $0.take() }) {
-                var settings = core.deferralSettings
-                settings.enabled = enabled
-                logger.notice(enabled ? "deferral resumed (waymark defer on)" : "deferral ended (waymark defer off)")
-                core.applyDeferral(settings, wallClock: SystemClocks.wall(), now: SystemClocks.monotonic())
-            }
-            if let regions = pendingRegions.withLock({ $0.take() }) {
-                var time = SystemClocks.wall()
-                if case .batch(let batch) = input, let first = batch.first { time = first.wallClock }
-                core.monitor(regions, at: time, now: SystemClocks.monotonic())
-            }
-            switch input {
-            case .batch(let batch):
-                for update in batch { core.process(update) }
-            case .deadline:
-                core.advance(to: SystemClocks.monotonic(), wallClock: SystemClocks.wall())
-            case .pending:
-                break
-            }
-            if let inside = core.changedInsideRegions(), storage == nil, let regionStates {
-                do {
-                    try regionStates.save(inside)
-                    saveFailed = false
-                } catch {
-                    if !saveFailed { logger.error("region states not saved: \(error)") }
-                    saveFailed = true
+        // Graceful shutdown comes into the inputs as one more: a stream wrapped with `cancelOnGracefulShutdown()`
+        // passes every element through tasks of the global pool, and a paused agent's deadline would wake a
+        // second thread.
+        await withGracefulShutdownHandler {
+            for await input in inputs {
+                if case .stop = input { break }
+                if let configuration = pendingConfiguration.withLock({ $0.take() }) {
+                    core.apply(configuration, wallClock: SystemClocks.wall(), now: SystemClocks.monotonic())
                 }
+                if let enabled = pendingDeferral.withLock({ $0.take() }) {
+                    var settings = core.deferralSettings
+                    settings.enabled = enabled
+                    logger.notice(
+                        enabled ? "deferral resumed (waymark defer on)" : "deferral ended (waymark defer off)"
+                    )
+                    core.applyDeferral(settings, wallClock: SystemClocks.wall(), now: SystemClocks.monotonic())
+                }
+                if let regions = pendingRegions.withLock({ $0.take() }) {
+                    var time = SystemClocks.wall()
+                    if case .batch(let batch) = input, let first = batch.first { time = first.wallClock }
+                    core.monitor(regions, at: time, now: SystemClocks.monotonic())
+                }
+                switch input {
+                case .batch(let batch):
+                    for update in batch { core.process(update) }
+                case .deadline:
+                    core.advance(to: SystemClocks.monotonic(), wallClock: SystemClocks.wall())
+                case .pending, .stop:
+                    break
+                }
+                if let inside = core.changedInsideRegions(), storage == nil, let regionStates {
+                    do {
+                        try regionStates.save(inside)
+                        saveFailed = false
+                    } catch {
+                        if !saveFailed { logger.error("region states not saved: \(error)") }
+                        saveFailed = true
+                    }
+                }
+                // The status file and the metrics first: the events of their checks go with this commit.
+                let requested = statusRequested.withLock { requested in
+                    defer { requested = false }
+                    return requested
+                }
+                operations.update(
+                    &core,
+                    now: SystemClocks.monotonic(),
+                    wallClock: SystemClocks.wall(),
+                    requested: requested
+                )
+                core.commit(now: SystemClocks.monotonic(), wallClock: SystemClocks.wall())
+                sink.flush()
+                if core.wantsWatch != watching {
+                    watching = core.wantsWatch
+                    logger.debug(watching ? "watching the receiver" : "watch stopped while paused")
+                    setWatching(watching)
+                }
+                // The pings come from this thread, after the commit: a thread that hangs stops them.
+                reporter?.update(status: core.serviceStatus, now: SystemClocks.monotonic())
+                setAlarm()
             }
-            core.commit(now: SystemClocks.monotonic(), wallClock: SystemClocks.wall())
-            sink.flush()
-            if core.wantsWatch != watching {
-                watching = core.wantsWatch
-                logger.debug(watching ? "watching the receiver" : "watch stopped while paused")
-                setWatching(watching)
-            }
-            // The pings come from this thread, after the commit: a thread that hangs stops them.
-            reporter?.update(status: core.serviceStatus, now: SystemClocks.monotonic())
-            setAlarm()
+        } onGracefulShutdown: {
+            continuation.yield(.stop)
         }
         notifier?.send(["STOPPING=1", "STATUS=stopping: ending the trip in progress and committing the spool"])
         wakeUp.withLock { $0 = nil }
@@ -181,6 +215,7 @@ public final class LocationService: Service, Sendable {
         forwarding.cancel()
         await forwarding.value
         core.finish(now: SystemClocks.monotonic(), wallClock: SystemClocks.wall())
+        operations.finish(core, now: SystemClocks.monotonic(), wallClock: SystemClocks.wall())
         sink.flush()
         let counters = core.counters
         finalCounters.withLock { $0 = counters }

@@ -32,9 +32,20 @@ final class Storage {
     let recovered: SpoolState
     /// The sinks that failed, by name, until they deliver again.
     private var failingSinks: Set<String> = []
+    /// Since when each sink that is behind has had committed, released events it did not take (a failure, or a
+    /// delivery that cannot keep up), on the monotonic clock.
+    private var behindSince: [String: MonotonicInstant] = [:]
     private var commitFailing = false
     /// Transactions committed that held events.
     private(set) var commits = 0
+    /// Transactions committed, with events or only cursors and state: each syncs the WAL.
+    private(set) var transactions = 0
+    /// How long each transaction took, on the monotonic clock.
+    private(set) var commitDurations = Histogram(bounds: Histogram.commitBounds)
+    /// Bytes of the event lines committed since the start.
+    private(set) var bytesCommitted: Int64 = 0
+    /// Events dropped to make room, by `type`, since the spool was made.
+    private(set) var drops: [String: Int]
     /// When a failed commit or delivery is tried again.
     private var retryAt: MonotonicInstant?
     /// Events kept in memory at most while commits fail; past it the oldest routine ones go.
@@ -68,6 +79,7 @@ final class Storage {
             SinkDriver(sink: sink, cursor: max(state.cursors[sink.name] ?? 0, sink.lastDelivered ?? 0))
         }
         recovered = state
+        drops = state.drops
         committed = state.lastSeq
         appended = state.lastSeq
         released = state.windowStart.map { $0 - 1 } ?? state.lastSeq
@@ -172,6 +184,47 @@ final class Storage {
     /// Events some sink does not have yet (deferred, or waiting for a sink); nil without sinks.
     var unsent: UInt64? { drivers.isEmpty ? nil : appended - min(delivered, appended) }
 
+    /// What a sink does not have yet.
+    struct Backlog {
+        var name: String
+        /// Events after its cursor, deferred ones included.
+        var unsent: UInt64
+        /// The time of the first of them.
+        var oldestUnsent: Timestamp?
+        /// Since when it has not taken the events committed and released to it: what `sink_stalled` watches,
+        /// since a deferral window holds its events back on purpose, and events wait for their commit.
+        var behindSince: MonotonicInstant?
+        /// Whether its last delivery failed.
+        var failing: Bool
+    }
+
+    /// Each sink's backlog; reads the spool for the oldest event (one indexed lookup per sink that has one).
+    func backlog() -> [Backlog] {
+        drivers.map { driver in
+            let cursor = driver.cursor
+            var backlog = Backlog(
+                name: driver.sink.name,
+                unsent: appended - min(cursor, appended),
+                behindSince: behindSince[driver.sink.name],
+                failing: failingSinks.contains(driver.sink.name)
+            )
+            guard backlog.unsent > 0 else { return backlog }
+            let first = cursor < committed ? try? spool.firstTime(after: cursor) : nil
+            backlog.oldestUnsent = first ?? pending.events.first { $0.seq > cursor }?.time
+            return backlog
+        }
+    }
+
+    /// Since when each sink has not taken the events committed and released to it; nil for one that has them.
+    var sinksBehind: [(name: String, since: MonotonicInstant?)] {
+        drivers.map { ($0.sink.name, behindSince[$0.sink.name]) }
+    }
+
+    /// Bytes written and fsyncs made by the sinks to local files.
+    var sinkWrites: (bytes: Int64, syncs: Int) {
+        drivers.reduce((0, 0)) { ($0.0 + $1.sink.localWrites.bytes, $0.1 + $1.sink.localWrites.syncs) }
+    }
+
     private func takePending() -> SpoolCommit {
         var commit = pending
         pending = SpoolCommit()
@@ -188,11 +241,16 @@ final class Storage {
     private func write(_ commit: SpoolCommit) -> [ErrorReport] {
         guard !commit.isEmpty else { return [] }
         do {
+            let started = clock()
             let drops = try spool.commit(commit)
+            commitDurations.observe((clock() - started).secondsValue)
+            transactions += 1
             if let last = commit.events.last {
                 committed = max(committed, last.seq)
                 commits += 1
             }
+            bytesCommitted += commit.events.reduce(0) { $0 + Int64($1.line.count) }
+            for (kind, count) in drops { self.drops[kind.description, default: 0] += count }
             var reports: [ErrorReport] = []
             if commitFailing {
                 commitFailing = false
@@ -233,8 +291,16 @@ final class Storage {
     private func deliver() -> [ErrorReport] {
         var reports: [ErrorReport] = []
         let through = min(released, committed)
+        let now = clock()
         for driver in drivers {
             let name = driver.sink.name
+            defer {
+                if driver.cursor < through {
+                    behindSince[name] = behindSince[name] ?? now
+                } else {
+                    behindSince[name] = nil
+                }
+            }
             do {
                 try driver.deliver(from: spool, through: through)
                 if failingSinks.remove(name) != nil { logger.notice("the \(name) sink delivers again") }

@@ -35,6 +35,11 @@ public struct DeferralPolicy: Sendable {
     /// Whether a window is open.
     public var isDeferring: Bool { window != nil }
 
+    /// The open window: when it opened, the events and bytes it holds, the metres it covered; nil when none is.
+    public var openWindow: (opened: MonotonicInstant, events: Int, bytes: Int, distance: Double?)? {
+        window.map { ($0.opened, $0.events, $0.bytes, $0.distance) }
+    }
+
     /// When ``advance(to:)`` next has something to do: the open window's timeout; nil when no window is open
     /// or it has no timeout. After a reload that shortened the timeout it may already have passed.
     public var nextDeadline: MonotonicInstant? {

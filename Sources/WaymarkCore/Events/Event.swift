@@ -27,6 +27,8 @@ public struct Event: Hashable, Sendable {
         case deferredFinished(DeferralReport)
         case status(Status)
         case error(ErrorReport)
+        /// A health alarm ended; its `error` event (code ``Alarm/Kind/code``) said when it started.
+        case alarmCleared(AlarmClearance)
     }
 
     /// The `type` field of the event.
@@ -42,6 +44,7 @@ public struct Event: Hashable, Sendable {
         case .deferredFinished: "deferred_finished"
         case .status: "status"
         case .error: "error"
+        case .alarmCleared: "alarm_cleared"
         }
     }
 }
@@ -88,6 +91,24 @@ public struct ErrorReport: Hashable, Sendable {
         self.code = code
         self.message = message
         self.subject = subject
+    }
+}
+
+/// An `alarm_cleared` event: the health alarm raised by the `error` event of the same `code` (and `id`) ended.
+public struct AlarmClearance: Hashable, Sendable {
+    public var code: ErrorCode
+    /// The sink or directory it was about, as the raising event's `id`.
+    public var subject: String?
+    /// Why it ended, for a person.
+    public var message: String
+    /// How long it was open.
+    public var duration: Duration
+
+    public init(code: ErrorCode, subject: String?, message: String, duration: Duration) {
+        self.code = code
+        self.subject = subject
+        self.message = message
+        self.duration = duration
     }
 }
 
@@ -157,4 +178,7 @@ public struct ErrorCode: Hashable, Sendable, CustomStringConvertible {
     public static let spoolFull = ErrorCode("spool_full")
     /// A sink could not deliver; it retries from its cursor.
     public static let sinkFailure = ErrorCode("sink_failure")
+    /// `[agent] runtime_dir` or `[metrics] textfile` cannot be written: `waymark status` or the metrics are
+    /// stale; tracking goes on.
+    public static let operationsOutput = ErrorCode("operations_output")
 }

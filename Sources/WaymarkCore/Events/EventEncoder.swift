@@ -78,6 +78,11 @@ public struct EventEncoder: Sendable {
                 writer.string("code", report.code.rawValue)
                 if let subject = report.subject { writer.string("id", subject) }
                 writer.string("message", report.message)
+            case .alarmCleared(let clearance):
+                writer.string("code", clearance.code.rawValue)
+                if let subject = clearance.subject { writer.string("id", subject) }
+                writer.string("message", clearance.message)
+                writer.number("duration", JSONObjectWriter.rounded(clearance.duration.secondsValue, places: 3))
             }
             extra(&writer)
         }

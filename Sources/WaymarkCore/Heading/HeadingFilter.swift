@@ -49,6 +49,8 @@ public struct HeadingFilter: Sendable {
     /// When the last valid attitude reading arrived.
     private var attitudeArrival: MonotonicInstant?
     private var lastDelivered: Heading?
+    /// Where the last heading came from; nil before the first.
+    public var lastSource: Heading.Source? { lastDelivered?.source }
     /// The GPS-derived time of the last heading delivered: later headings are never stamped before it.
     private var lastDeliveredTime: Timestamp?
     /// When the last valid reading arrived, delivered or held by the filter: past ``HeadingSettings/maxAge``

@@ -286,9 +286,11 @@ public struct EventPipeline: Sendable {
         }
     }
 
+    /// A `status` event says that the connection, the receiver or the fix mode changed; the satellites used
+    /// change every few seconds on a drive and stay in `waymark status` and the metrics.
     private static func availabilityChanged(from old: Status, to new: Status) -> Bool {
         old.gpsd != new.gpsd || old.device != new.device || old.fixMode.hasFix != new.fixMode.hasFix
-            || (old.fixMode.hasFix && old.fixMode != new.fixMode) || old.satellitesUsed != new.satellitesUsed
+            || (old.fixMode.hasFix && old.fixMode != new.fixMode)
     }
 
     private func error(_ code: ErrorCode, _ message: String, _ update: SourceUpdate) -> Event {

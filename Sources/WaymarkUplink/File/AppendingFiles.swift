@@ -12,6 +12,9 @@ final class AppendingFiles {
     private var open: [String: Int32] = [:]
     /// Directories in which a file was created: synced too, so the new file's name is durable.
     private var newIn: Set<String> = []
+    /// Bytes appended and fsyncs made (files and directories), since this was made.
+    private(set) var bytesWritten: Int64 = 0
+    private(set) var syncs = 0
 
     deinit { closeAll() }
 
@@ -27,6 +30,7 @@ final class AppendingFiles {
         let size = Files.size(path) ?? 0
         do {
             try Files.write(bytes, to: descriptor, path: path)
+            bytesWritten += Int64(bytes.count)
         } catch {
             try? Files.truncate(path, to: size)
             throw error
@@ -37,6 +41,7 @@ final class AppendingFiles {
     /// closes them.
     func sync(first: String? = nil) throws(Files.Failure) {
         defer { closeAll() }
+        syncs += open.count + newIn.count
         if let first, let descriptor = open[first] { try Files.sync(descriptor, path: first) }
         for (path, descriptor) in open where path != first { try Files.sync(descriptor, path: path) }
         for path in newIn { Files.syncDirectory(of: path) }

@@ -50,6 +50,8 @@ public final class FileSink: Sink {
     /// The files written since the last ``flush()``.
     private let appending = AppendingFiles()
 
+    public var localWrites: (bytes: Int64, syncs: Int) { (appending.bytesWritten, appending.syncs) }
+
     /// Opens the logs in `directory`, creating it, and reads back the last `seq` written.
     ///
     /// - Parameter tracks: where the locations of a trip are read from for its GPX file (the spool).

@@ -1,0 +1,89 @@
+import WaymarkCore
+
+/// What the agent did since it started, beyond what the pipeline keeps: the connection's history, the sky, the
+/// events by type and the last errors. ``AgentCore`` feeds it; `waymark status`, the status line and the
+/// metrics read it.
+struct OperatingState {
+    /// The one line for systemd (`STATUS=`), which follows the same updates.
+    var line: StatusLine
+    /// When the connection to gpsd was made (event time); nil while there is none.
+    private(set) var connectedSince: Timestamp?
+    /// Connections made after the first.
+    private(set) var reconnects = 0
+    private var connections = 0
+    /// The receiver's last sky report.
+    private(set) var satellitesVisible: Int?
+    private(set) var satellitesUsed: Int?
+    /// Events delivered since the start, by `type`.
+    private(set) var eventsByType: [String: Int] = [:]
+    /// The last ``recentErrorLimit`` `error` events, oldest first.
+    private(set) var recentErrors: [ErrorEntry] = []
+    /// Whether anything `waymark status` shows, other than figures that move with every fix, changed since
+    /// ``takeChange()``.
+    private var changed = true
+
+    static let recentErrorLimit = 10
+
+    struct ErrorEntry: Equatable {
+        var time: Timestamp
+        var code: String
+        var subject: String?
+        var message: String
+    }
+
+    init(server: String) { line = StatusLine(server: server) }
+
+    /// Takes what a source update says about the connection and the sky; `time` is the event time now.
+    mutating func observe(_ event: SourceEvent, at time: Timestamp) {
+        line.observe(event)
+        switch event {
+        case .connected:
+            connections += 1
+            reconnects = max(0, connections - 1)
+            connectedSince = time
+            changed = true
+        case .unavailable:
+            // Each failed attempt (at most one per [gpsd] reconnect_min, backing off) changes when the next comes.
+            changed = true
+            connectedSince = nil
+            satellitesUsed = nil
+            satellitesVisible = nil
+        case .deviceActive, .deviceGone:
+            changed = true
+        case .sky(let sky):
+            if let used = sky.satellitesUsed { satellitesUsed = used }
+            if let visible = sky.satellitesVisible { satellitesVisible = visible }
+        default:
+            break
+        }
+    }
+
+    /// Takes what an event says, as it is made (before it may wait for the clock to be dated): a pause, an error.
+    mutating func observe(_ event: Event) {
+        line.observe(event)
+        guard case .error(let report) = event.kind else { return }
+        recentErrors.append(
+            ErrorEntry(time: event.time, code: report.code.rawValue, subject: report.subject, message: report.message)
+        )
+        if recentErrors.count > Self.recentErrorLimit { recentErrors.removeFirst() }
+        changed = true
+    }
+
+    /// Counts an event as it is emitted (numbered, stored, printed).
+    mutating func count(_ event: Event) {
+        eventsByType[event.type, default: 0] += 1
+        switch event.kind {
+        case .location, .heading: break
+        default: changed = true
+        }
+    }
+
+    /// Whether something changed that `waymark status` should show soon; resets the flag.
+    mutating func takeChange() -> Bool {
+        defer { changed = false }
+        return changed
+    }
+
+    /// Marks a change the state cannot see (an alarm, a deferral window).
+    mutating func noteChange() { changed = true }
+}

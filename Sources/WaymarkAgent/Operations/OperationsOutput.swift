@@ -1,0 +1,254 @@
+import Logging
+import WaymarkCore
+import WaymarkFormats
+import WaymarkGPSD
+import WaymarkStore
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// What the running agent says of itself outside its events: the status file in `[agent] runtime_dir` that
+/// `waymark status` reads, and the metrics textfile of `[metrics] textfile`. Both are replaced atomically
+/// (a temporary file, then a rename), without fsync: they describe the moment, not the record.
+///
+/// The status file is rewritten within a second of a change `waymark status` shows (a connection, a pause, a
+/// trip, an alarm, an error), at most once a second, and at once when `waymark status` asks (SIGWINCH): the
+/// figures that move with every fix are fresh when someone looks, and a drive does not rewrite it every second.
+/// The metrics, the free space and the sinks' backlogs follow `[metrics] interval`; only the metrics wake a
+/// paused agent for it, once per interval.
+final class OperationsOutput {
+    private let statusPath: String
+    private let metricsPath: String?
+    private let interval: Duration
+    private let settings: Configuration
+    private let logger: Logger
+    /// This process, as the status file names it.
+    private let process = ProcessIdentity.current
+    private let started: MonotonicInstant
+    private var lastStatusWrite: MonotonicInstant?
+    /// When a change waits to be written.
+    private var statusDue: MonotonicInstant?
+    private var nextTick: MonotonicInstant
+    private var statusFailing = false
+    private var metricsFailing = false
+    /// Status files written, for the measurement of their cost.
+    private(set) var statusWrites = 0
+    /// Bytes of metrics textfiles written.
+    private var metricsBytes: Int64 = 0
+    /// CPU this took (the checks, the status file, the metrics), in nanoseconds of the thread's own time.
+    private var ownCPU: Int64 = 0
+
+    /// The calling thread's CPU time (user and system), in nanoseconds.
+    static func threadCPU() -> Int64 {
+        var time = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+        return Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec)
+    }
+
+    /// The process's CPU time (user and system, all threads), in nanoseconds.
+    static func processCPU() -> Int64 {
+        var time = timespec()
+        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &time)
+        return Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec)
+    }
+
+    /// The status file's name in `[agent] runtime_dir`.
+    static let statusFileName = "status.json"
+
+    init(configuration: Configuration, now: MonotonicInstant, logger: Logger) {
+        statusPath = Self.statusPath(configuration)
+        metricsPath = configuration.metrics.textfile
+        interval = configuration.metrics.interval
+        settings = configuration
+        self.logger = logger
+        started = now
+        nextTick = now
+        statusDue = now
+    }
+
+    /// `[agent] runtime_dir`/status.json.
+    static func statusPath(_ configuration: Configuration) -> String {
+        let directory = configuration.agent.runtimeDirectory
+        return (directory.hasSuffix("/") ? directory : directory + "/") + statusFileName
+    }
+
+    /// When ``update(_:now:wallClock:requested:)`` next has something to do: a change to write, and with a
+    /// textfile the metrics' tick. Without one, the periodic checks wake nothing: they run with the first input
+    /// after their interval (a fix, a probe of a paused agent, a sink's retry).
+    var nextDeadline: MonotonicInstant? {
+        [statusDue, metricsPath == nil ? nil : nextTick].compactMap { $0 }.min()
+    }
+
+    /// After each input: the periodic checks and the metrics when their interval passed, the status file when
+    /// a change is due or `requested`. Failures become one `error` event each (`operations_output`) and a log
+    /// line, until the file can be written again.
+    func update(_ core: inout AgentCore, now: MonotonicInstant, wallClock: Timestamp, requested: Bool = false) {
+        var reports: [ErrorReport] = []
+        let started = now >= nextTick || statusDue.map { $0 <= now } == true || requested ? Self.threadCPU() : nil
+        defer { if let started { ownCPU += Self.threadCPU() - started } }
+        if now >= nextTick {
+            core.checkResources(freeSpace: freeSpace(), now: now, wallClock: wallClock)
+            if let metricsPath { reports += writeMetrics(core, to: metricsPath, now: now, wallClock: wallClock) }
+            let missed = (now - nextTick) / interval
+            nextTick = nextTick + interval * (Int(missed) + 1)
+        }
+        if core.operatingChanged() {
+            let earliest = lastStatusWrite.map { $0 + .seconds(1) } ?? now
+            statusDue = min(statusDue ?? earliest, max(earliest, now))
+        }
+        if requested { statusDue = now }
+        if let due = statusDue, due <= now {
+            statusDue = nil
+            reports += writeStatus(core, now: now, wallClock: wallClock)
+        }
+        if !reports.isEmpty { core.report(reports, now: now, wallClock: wallClock) }
+    }
+
+    /// The agent stops: the status file says so, and the metrics give the final counts.
+    func finish(_ core: AgentCore, now: MonotonicInstant, wallClock: Timestamp) {
+        _ = writeStatus(core, now: now, wallClock: wallClock, stopped: true)
+        if let metricsPath { _ = writeMetrics(core, to: metricsPath, now: now, wallClock: wallClock) }
+    }
+
+    private func writeStatus(
+        _ core: AgentCore,
+        now: MonotonicInstant,
+        wallClock: Timestamp,
+        stopped: Bool = false
+    ) -> [ErrorReport] {
+        lastStatusWrite = now
+        var members: [(key: String, value: JSONValue)] = [
+            ("version", .string(Agent.release)), ("libgps", .string(LibGPS.apiVersion)),
+            ("pid", .number(Double(process.pid))),
+        ]
+        if let ticks = process.startTicks { members.append(("process_start", .number(Double(ticks)))) }
+        members += [
+            ("device_id", .string(settings.agent.deviceID)), ("state", .string(stopped ? "stopped" : "running")),
+            ("uptime", .number(((now - started).secondsValue * 1000).rounded() / 1000)),
+            ("written_monotonic", .number(Double(now.nanoseconds) / 1e9)),
+        ]
+        members += core.statusMembers(now: now, wallClock: wallClock)
+        var bytes: [UInt8] = []
+        JSONValue.object(members).append(to: &bytes)
+        bytes.append(UInt8(ascii: "\n"))
+        statusWrites += 1
+        return written(
+            bytes,
+            to: statusPath,
+            mode: 0o640,
+            failing: &statusFailing,
+            what: "[agent] runtime_dir status file"
+        )
+    }
+
+    private func writeMetrics(
+        _ core: AgentCore,
+        to path: String,
+        now: MonotonicInstant,
+        wallClock: Timestamp
+    )
+        -> [ErrorReport]
+    {
+        var metrics = MetricsText()
+        metrics.gauge(
+            "waymark_build_info",
+            "The agent's version and the libgps API it was built with; always 1.",
+            [(labels: [("version", Agent.release), ("libgps", LibGPS.apiVersion)], value: 1)]
+        )
+        metrics.gauge(
+            "waymark_start_time_seconds",
+            "When the agent started, in seconds since 1970 (event time).",
+            (wallClock.secondsSince1970 - (now - started).secondsValue).rounded()
+        )
+        metrics.counter(
+            "waymark_status_writes_total",
+            "Status files written for waymark status.",
+            Double(statusWrites)
+        )
+        metrics.counter(
+            "waymark_cpu_seconds_total",
+            "CPU time of the agent, user and system, all threads.",
+            Double(Self.processCPU()) / 1e9
+        )
+        metrics.counter(
+            "waymark_operations_cpu_seconds_total",
+            "CPU time of the health checks, the status file and the metrics (this file's writes before this one).",
+            Double(ownCPU) / 1e9
+        )
+        core.writeMetrics(into: &metrics, metricsBytes: metricsBytes, now: now, wallClock: wallClock)
+        metricsBytes += Int64(metrics.bytes.count)
+        // Readable by node_exporter, which runs as another user.
+        return written(
+            metrics.bytes,
+            to: path,
+            mode: 0o644,
+            failing: &metricsFailing,
+            what: "[metrics] textfile"
+        )
+    }
+
+    /// Replaces `path`; on failure, the report to emit when it is new.
+    private func written(
+        _ bytes: [UInt8],
+        to path: String,
+        mode: mode_t,
+        failing: inout Bool,
+        what: String
+    ) -> [ErrorReport] {
+        do {
+            try Self.replace(path, with: bytes, mode: mode)
+            if failing { logger.notice("the \(what) \(path) is written again") }
+            failing = false
+            return []
+        } catch {
+            guard !failing else { return [] }
+            failing = true
+            let message = "the \(what) cannot be written: \(error); the agent goes on tracking"
+            logger.error("\(message)")
+            return [ErrorReport(code: .operationsOutput, message: message, subject: path)]
+        }
+    }
+
+    /// Writes `path` with `mode` through a temporary file of this process beside it, renamed over it; creates the
+    /// directory when it is missing (a runtime directory after a reboot).
+    static func replace(_ path: String, with bytes: [UInt8], mode: mode_t) throws(Files.Failure) {
+        let directory = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)])
+        if !directory.isEmpty, Files.size(directory) == nil { try Files.makeDirectory(directory) }
+        let temporary = "\(path).\(getpid()).tmp"
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode)
+        guard descriptor >= 0 else { throw Files.Failure("create", temporary) }
+        do {
+            defer { close(descriptor) }
+            // The mode as asked, whatever the umask (UMask=0027 in the unit).
+            fchmod(descriptor, mode)
+            try Files.write(bytes, to: descriptor, path: temporary)
+        } catch {
+            unlink(temporary)
+            throw error
+        }
+        guard rename(temporary, path) == 0 else {
+            let failure = Files.Failure("rename \(temporary) to", path)
+            unlink(temporary)
+            throw failure
+        }
+    }
+
+    /// The free space of the directories the agent writes to the SD card.
+    private func freeSpace() -> [(setting: String, path: String, bytes: Int64?)] {
+        var directories = [("[agent] state_dir", settings.agent.stateDirectory)]
+        if settings.fileSink.enabled && settings.agent.logDirectory != settings.agent.stateDirectory {
+            directories.append(("[agent] log_dir", settings.agent.logDirectory))
+        }
+        return directories.map { ($0.0, $0.1, Self.freeBytes($0.1)) }
+    }
+
+    /// The bytes an unprivileged process may still write on the file system of `path`.
+    static func freeBytes(_ path: String) -> Int64? {
+        var stats = statvfs()
+        guard statvfs(path, &stats) == 0 else { return nil }
+        return Int64(stats.f_bavail) * Int64(stats.f_frsize)
+    }
+}

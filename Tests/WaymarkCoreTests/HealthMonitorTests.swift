@@ -1,0 +1,162 @@
+import Testing
+import WaymarkCore
+
+/// The health alarms as a state machine: each starts once, when its condition has held as long as its setting
+/// says, and ends once.
+@Suite struct HealthMonitorTests {
+    static func at(_ seconds: Int) -> MonotonicInstant { MonotonicInstant(nanoseconds: Int64(seconds) * 1_000_000_000) }
+
+    /// What a step of the receiver does, and what the monitor says: `r` raised, `c` cleared, `-` nothing.
+    struct ReceiverStep: CustomTestStringConvertible {
+        var second: Int
+        var expected: Bool
+        var usable: Bool
+        var outcome: Character
+        var testDescription: String { "t=\(second) expected=\(expected) usable=\(usable) → \(outcome)" }
+    }
+
+    static let receiverCases: [(String, [ReceiverStep])] = [
+        (
+            "silent for no_fix_alarm raises once; a usable fix clears",
+            [
+                .init(second: 0, expected: true, usable: false, outcome: "-"),
+                .init(second: 599, expected: true, usable: false, outcome: "-"),
+                .init(second: 600, expected: true, usable: false, outcome: "r"),
+                .init(second: 900, expected: true, usable: false, outcome: "-"),
+                .init(second: 901, expected: true, usable: true, outcome: "c"),
+                .init(second: 902, expected: true, usable: true, outcome: "-"),
+            ]
+        ),
+        (
+            "a usable fix restarts the count",
+            [
+                .init(second: 0, expected: true, usable: false, outcome: "-"),
+                .init(second: 500, expected: true, usable: true, outcome: "-"),
+                .init(second: 501, expected: true, usable: false, outcome: "-"),
+                .init(second: 1000, expected: true, usable: false, outcome: "-"),
+                .init(second: 1101, expected: true, usable: false, outcome: "r"),
+            ]
+        ),
+        (
+            "not expected (no gpsd, no device, a stationary pause): never raised, and an open alarm ends",
+            [
+                .init(second: 0, expected: false, usable: false, outcome: "-"),
+                .init(second: 700, expected: false, usable: false, outcome: "-"),
+                .init(second: 701, expected: true, usable: false, outcome: "-"),
+                .init(second: 1301, expected: true, usable: false, outcome: "r"),
+                .init(second: 1302, expected: false, usable: false, outcome: "c"),
+                .init(second: 1303, expected: true, usable: false, outcome: "-"),
+            ]
+        ),
+    ]
+
+    @Test("receiver_silent", arguments: receiverCases)
+    func receiverSilent(_ name: String, _ steps: [ReceiverStep]) {
+        var monitor = HealthMonitor()
+        for step in steps {
+            let changes = monitor.receiver(expected: step.expected, usableFix: step.usable, now: Self.at(step.second))
+            #expect(Self.outcome(changes) == step.outcome, "\(name): \(step.testDescription)")
+        }
+    }
+
+    @Test("a receiver that goes quiet right after a usable fix, with no update at all, raises at the deadline")
+    func receiverQuietAfterAFix() {
+        var monitor = HealthMonitor(settings: HealthSettings(noFixAlarm: .seconds(60)))
+        #expect(monitor.receiver(expected: true, usableFix: true, now: Self.at(5)).isEmpty)
+        #expect(monitor.nextDeadline == Self.at(65))
+        #expect(Self.outcome(monitor.advance(to: Self.at(65))) == "r")
+    }
+
+    @Test("receiver_silent by time alone: the deadline, and advance raising at it")
+    func receiverSilentByDeadline() throws {
+        var monitor = HealthMonitor(settings: HealthSettings(noFixAlarm: .seconds(60)))
+        #expect(monitor.receiver(expected: true, usableFix: false, now: Self.at(10)).isEmpty)
+        #expect(monitor.nextDeadline == Self.at(70))
+        #expect(monitor.advance(to: Self.at(69)).isEmpty)
+        let raised = monitor.advance(to: Self.at(70))
+        guard case .raised(let alarm) = try #require(raised.first) else {
+            Issue.record("\(raised)")
+            return
+        }
+        #expect(alarm.key == Alarm.Key(kind: .receiverSilent) && alarm.since == Self.at(10))
+        #expect(alarm.message.hasPrefix("no usable fix for 1 min"))
+        #expect(monitor.nextDeadline == nil)
+        #expect(monitor.raised[.receiverSilent] == 1 && monitor.open.count == 1)
+    }
+
+    @Test(
+        "clock_skew: compared at once, then every clockCheckInterval; raised by two checks in a row, either sign",
+        arguments: [
+            ([(0, 0.5), (10, 30.0), (300, 30.0), (600, 30.0), (700, 0.2), (900, 0.2)], "---r-c"),
+            ([(0, -7200.0), (299, -7200.0), (300, -7200.0), (600, 0.0)], "--rc"),
+            ([(0, 5.0), (300, 5.001), (600, 5.001)], "--r"),
+            // A time service that sets the clock after the first fix: nothing.
+            ([(0, 30.0), (300, 0.1), (600, 30.0)], "---"),
+        ]
+    )
+    func clockSkew(_ samples: [(Int, Double)], _ outcomes: String) {
+        var monitor = HealthMonitor()
+        var seen = ""
+        for (second, offset) in samples {
+            let changes = monitor.clock(offset: .milliseconds(Int64(offset * 1000)), now: Self.at(second))
+            seen.append(Self.outcome(changes))
+        }
+        #expect(seen == outcomes)
+    }
+
+    @Test("clock_skew says how far and which way")
+    func clockSkewMessage() {
+        var monitor = HealthMonitor()
+        #expect(monitor.clock(offset: .seconds(-7200), now: Self.at(0)).isEmpty)
+        let changes = monitor.clock(offset: .seconds(-7200), now: Self.at(300))
+        guard case .raised(let alarm) = changes.first else {
+            Issue.record("\(changes)")
+            return
+        }
+        #expect(alarm.message.hasPrefix("the system clock is 2.0 h behind GPS time"))
+        #expect(monitor.clockOffset == .seconds(-7200))
+    }
+
+    @Test(
+        "disk_low: below min_free_bytes raises; cleared only an eighth above it; unmeasured changes nothing",
+        arguments: [
+            ([100, 63, 63, 65, 71, 72, 10], "-r---cr"),
+            ([10, nil, 100], "r-c"),
+        ] as [([Int64?], String)]
+    )
+    func diskLow(_ megabytes: [Int64?], _ outcomes: String) {
+        var monitor = HealthMonitor()
+        var seen = ""
+        for (index, free) in megabytes.enumerated() {
+            let changes = monitor.disk(
+                setting: "[agent] state_dir",
+                path: "/var/lib/waymark",
+                freeBytes: free.map { $0 << 20 },
+                now: Self.at(index)
+            )
+            seen.append(Self.outcome(changes))
+        }
+        // 64 MB: 63 raises; 65 and 71 MB stay raised (under 72 MB); 72 MB clears.
+        #expect(seen == outcomes)
+    }
+
+    @Test("sink_stalled: per sink, raised past max_unsent_age, cleared when it caught up")
+    func sinkStalled() {
+        var monitor = HealthMonitor(settings: HealthSettings(maxUnsentAge: .seconds(60)))
+        #expect(Self.outcome(monitor.sink("file", behindFor: .seconds(60), now: Self.at(0))) == "-")
+        #expect(Self.outcome(monitor.sink("file", behindFor: .seconds(61), now: Self.at(1))) == "r")
+        #expect(Self.outcome(monitor.sink("http", behindFor: .seconds(90), now: Self.at(1))) == "r")
+        #expect(Self.outcome(monitor.sink("file", behindFor: .seconds(120), now: Self.at(2))) == "-")
+        #expect(Self.outcome(monitor.sink("file", behindFor: nil, now: Self.at(3))) == "c")
+        #expect(monitor.open.keys.map(\.subject) == ["http"])
+        #expect(monitor.raised[.sinkStalled] == 2)
+    }
+
+    static func outcome(_ changes: [AlarmChange]) -> Character {
+        switch changes.first {
+        case nil: "-"
+        case .raised: "r"
+        case .cleared: "c"
+        }
+    }
+}

@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# What the metrics, the status file and the health checks cost a driving agent: three agents on ONE real gpsd
+# replaying the Regensburg drive at its own pace (1 fix a second): the peer (no textfile, a tick an hour, never
+# asked), one writing the metrics every WAYMARK_METRICS_INTERVAL seconds (default 15) to a tmpfs, one asked for
+# its status every second. CPU is each thread's time on a CPU (/proc/PID/task/*/schedstat, nanoseconds), all
+# sampled over the same windows. Prints each round and the medians, and each variant against the peer.
+#
+#   scripts/measure-operations-cost.sh [WINDOW_SECONDS] [ROUNDS]      (defaults: 60 and 3)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/install-deps.sh >/dev/null
+export WAYMARK_MEASURE_OPERATIONS=1 WAYMARK_WINDOW="${1:-60}" WAYMARK_ROUNDS="${2:-3}"
+swift build --build-tests >/dev/null
+# The agent as it goes on the board: the static release build.
+export WAYMARK_BINARY="${WAYMARK_BINARY:-$(scripts/build-release.sh)}"
+swift test --skip-build --filter OperationsCostMeasurement 2>&1 | grep -E "^round|^median|own account|✘|passed|failed"
