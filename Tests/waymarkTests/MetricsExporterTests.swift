@@ -77,7 +77,8 @@ struct MetricsExporterTests {
         }
         #expect(live["node_textfile_scrape_error"] == 0)
         // The build: the release and the libgps API, as `waymark --version` says them.
-        let version = try WaymarkBinary.run(["--version"]).stdout.split(separator: " ").first ?? ""
+        // "waymark 0.1.0 (libgps API 11.0)"
+        let version = try WaymarkBinary.run(["--version"]).stdout.split(separator: " ").dropFirst().first ?? ""
         #expect(
             live.keys.contains {
                 $0.hasPrefix("waymark_build_info{libgps=\"") && $0.hasSuffix(",version=\"\(version)\"}")
