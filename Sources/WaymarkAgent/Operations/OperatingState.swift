@@ -33,14 +33,15 @@ struct OperatingState {
 
     init(server: String) { line = StatusLine(server: server) }
 
-    /// Takes what a source update says about the connection and the sky; `time` is the event time now.
-    mutating func observe(_ event: SourceEvent, at time: Timestamp) {
+    /// Takes what a source update says about the connection and the sky; `connectedAt` is the event time of a
+    /// connection (worked out for that update only).
+    mutating func observe(_ event: SourceEvent, connectedAt: Timestamp?) {
         line.observe(event)
         switch event {
         case .connected:
             connections += 1
             reconnects = max(0, connections - 1)
-            connectedSince = time
+            connectedSince = connectedAt
             changed = true
         case .unavailable:
             // Each failed attempt (at most one per [gpsd] reconnect_min, backing off) changes when the next comes.

@@ -244,7 +244,13 @@ struct AgentCore {
 
     mutating func process(_ update: SourceUpdate) {
         expireWindow(now: update.monotonic, wallClock: update.wallClock)
-        operating.observe(update.event, at: eventTime(at: update.monotonic, wallClock: update.wallClock))
+        let connectedAt: Timestamp? =
+            if case .connected = update.event {
+                eventTime(at: update.monotonic, wallClock: update.wallClock)
+            } else {
+                nil
+            }
+        operating.observe(update.event, connectedAt: connectedAt)
         var events = pipeline.handle(update)
         if pipeline.lastVerdict != nil { logVerdict(update) }
         if health != nil { events += checkHealth(after: update) }
