@@ -16,7 +16,7 @@ extension AgentCore {
         members.append(("gpsd", .object(gpsd)))
         if let device = status.device { members.append(("device", .string(device))) }
         members.append(("fix_mode", .number(Double(status.fixMode.rawValue))))
-        if let used = operating.satellitesUsed { members.append(("satellites_used", .number(Double(used)))) }
+        if let used = status.satellitesUsed { members.append(("satellites_used", .number(Double(used)))) }
         if let visible = operating.satellitesVisible {
             members.append(("satellites_visible", .number(Double(visible))))
         }
@@ -147,7 +147,7 @@ extension AgentCore {
             "The receiver's fix mode: 0 not seen, 1 no fix, 2 2D, 3 3D.",
             Double(status.fixMode.rawValue)
         )
-        if let used = operating.satellitesUsed {
+        if let used = status.satellitesUsed {
             metrics.gauge(
                 "waymark_satellites_used",
                 "Satellites used in the fix, as the receiver reports.",

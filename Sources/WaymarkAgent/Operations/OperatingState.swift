@@ -13,7 +13,6 @@ struct OperatingState {
     private var connections = 0
     /// The receiver's last sky report.
     private(set) var satellitesVisible: Int?
-    private(set) var satellitesUsed: Int?
     /// Events delivered since the start, by `type`.
     private(set) var eventsByType: [String: Int] = [:]
     /// The last ``recentErrorLimit`` `error` events, oldest first.
@@ -47,12 +46,10 @@ struct OperatingState {
             // Each failed attempt (at most one per [gpsd] reconnect_min, backing off) changes when the next comes.
             changed = true
             connectedSince = nil
-            satellitesUsed = nil
             satellitesVisible = nil
         case .deviceActive, .deviceGone:
             changed = true
         case .sky(let sky):
-            if let used = sky.satellitesUsed { satellitesUsed = used }
             if let visible = sky.satellitesVisible { satellitesVisible = visible }
         default:
             break

@@ -191,9 +191,6 @@ final class Storage {
         var unsent: UInt64
         /// The time of the first of them.
         var oldestUnsent: Timestamp?
-        /// Since when it has not taken the events committed and released to it: what `sink_stalled` watches,
-        /// since a deferral window holds its events back on purpose, and events wait for their commit.
-        var behindSince: MonotonicInstant?
         /// Whether its last delivery failed.
         var failing: Bool
     }
@@ -205,7 +202,6 @@ final class Storage {
             var backlog = Backlog(
                 name: driver.sink.name,
                 unsent: appended - min(cursor, appended),
-                behindSince: behindSince[driver.sink.name],
                 failing: failingSinks.contains(driver.sink.name)
             )
             guard backlog.unsent > 0 else { return backlog }
