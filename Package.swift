@@ -39,6 +39,8 @@ let package = Package(
             providers: [.apt(["libsqlite3-dev"])]
         ),
         .target(name: "WaymarkStore", dependencies: ["WaymarkCore", "CSQLite"]),
+        // Linux calls the Glibc module leaves out (renameat2); declarations only, nothing to link.
+        .systemLibrary(name: "CLinux"),
         .target(name: "WaymarkUplink", dependencies: ["WaymarkCore", "WaymarkFormats", "WaymarkStore"]),
         .target(
             name: "WaymarkAgent",
@@ -48,6 +50,7 @@ let package = Package(
                 "WaymarkGPSD",
                 "WaymarkStore",
                 "WaymarkUplink",
+                .target(name: "CLinux", condition: .when(platforms: [.linux])),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),

@@ -1,52 +1,52 @@
 #!/usr/bin/env bash
-# Live cost of `waymark run --print` next to `gpspipe -w`: ONE real gpsd replays a receiver log to both
-# clients at once, and GNU time measures each client's CPU (user+sys) and peak RSS.
+# What `waymark run` costs next to the least a gpsd client does: ONE real gpsd replays a receiver log to each
+# client in turn, and GNU time measures the client's CPU (user+sys), peak RSS, voluntary context switches and
+# file-system output. The clients:
+#   waymark   `waymark run --print`, default configuration (spool, deferral, file sink) in a fresh state
+#             directory, events to a file: the board's static build (scripts/build-release.sh)
+#   c         a minimal C libgps loop that writes time, lat, lon per TPV (scripts/bench/minimal-client.c,
+#             built here with cc -O2): libgps's own parsing, the floor
+#   gpspipe   `gpspipe -w` (Debian gpsd-clients), the raw JSON to a file
+#   python    the same loop as c on Debian's python3-gps (scripts/bench/minimal-client.py)
 #
-#   scripts/bench-live.sh [-k K] [-r ROUNDS] [-p LINES_PER_S] [LOG]
+#   scripts/bench-live.sh [-k K] [-r ROUNDS] [-x SPEEDUP] [-l LINES] [LOG]
 #
 #   LOG      an NMEA receiver log (default: Tests/Fixtures/gpsd-logs/20100411_Geko_Regensburg.log)
-#   -k K     feed the log K times in a row (repeating an NMEA log repeats its times; fine here). Default:
-#            enough copies for >= 10,000 TPVs, counted from LOG.chk when it exists, else 4.
-#   -r R     rounds (default 5); the table shows the median of each figure over the rounds.
-#   -p RATE  feed the log at RATE lines per second instead of all at once (default 0: all at once).
+#   -k K     feed the log K times in a row (repeating an NMEA log repeats its times; fine here). Default: all
+#            at once, enough copies for >= 10,000 TPVs (counted from LOG.chk when it exists, else 4); paced, 1.
+#   -r R     rounds (default 5); each round runs every client once, starting with another each round. The
+#            table shows the median of each figure over the rounds.
+#   -x N     paced: feed the log at N times the receiver's own pace (its lines over the time between its first
+#            and last TPV in LOG.chk), as gpsfake does, where wake-ups dominate. Default 0: all at once.
+#   -l LINES only the first LINES lines of the log (to keep a paced run short).
 #
-# gpsd does not wait for a slow client: when a client's socket is full it drops the message for that
-# client (EAGAIN) or disconnects it (short write). So every round also replays gpspipe's capture through
-# `waymark replay` and compares the messages it judges with those `waymark run` judged live (both from
-# their counters: each TPV ends in one epoch's verdict or in duplicate_epoch, each SKY in sky, …); a
-# shortfall means waymark did not keep up with gpsd at that rate (use -p to find the rate it sustains).
-# Locations alone cannot be compared: live, the copies of the log arrive within seconds with the same GPS
-# times and copies 2 to K are held as out of order, while replay, on the capture's clock, sees 26 minutes
-# between copies and starts a new time base for each.
+# All at once, each round also runs every client on a gpsd whose receiver is connected but silent, for the
+# same wall time as its replay (start-up, connection and idle cost): replay minus idle, per TPV, is the
+# marginal cost. Paced, the idle phase is left out: the cost of waiting is part of what paced measures.
 #
-# Each round has two phases:
-#   active  the tests' whole-log recipe (Tests/WaymarkTestSupport/GPSDTestServer.swift: socat serves
-#           the feed, gpsd reads it when a client watches); the feed starts 2 s after gpsd opens it, so both clients are watching before the
-#           first sentence. The round ends when gpspipe has seen `"activated":0` (the `# EOF` appended to
-#           the feed) and waymark has emitted `no_device`; then both get SIGINT.
-#   idle    the same two clients on a gpsd whose receiver is connected but silent, for the active
-#           phase's wall time: start-up, connection and idle cost. Active minus idle, divided by the
-#           TPVs, is the marginal CPU per TPV.
-# CPU seconds include process start-up (GNU time measures the whole process); that is part of an honest
-# comparison for a short run, and the idle phase shows how much of it there is.
+# gpsd does not wait for a slow client: when a client's socket is full it drops messages for it. So each round
+# replays gpspipe's capture through `waymark replay` and compares the messages it judges with those
+# `waymark run` judged live (their counters); a shortfall means waymark did not keep up.
 #
-# Environment: TIMEOUT (seconds to wait for the end of one active phase; default 60 + 30 per copy),
-# KEEP=1 keeps the work directory (outputs and GNU time reports) and prints its path.
+# Environment: TIMEOUT (seconds to wait for the end of one replay; default 60 + 30 per copy, or the paced
+# duration + 60), KEEP=1 keeps the work directory and prints its path, WAYMARK=PATH measures another build.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$PATH:/opt/swift/usr/bin"
 
-usage() { sed -n '4,11p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+usage() { sed -n '13,22p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 die() { echo "bench-live: $*" >&2; exit 1; }
 
 copies=""
 rounds=5
-rate=0
-while getopts "k:r:p:h" option; do
+speedup=0
+lines=0
+while getopts "k:r:x:l:h" option; do
     case $option in
     k) copies=$OPTARG ;;
     r) rounds=$OPTARG ;;
-    p) rate=$OPTARG ;;
+    x) speedup=$OPTARG ;;
+    l) lines=$OPTARG ;;
     *) usage ;;
     esac
 done
@@ -55,62 +55,58 @@ shift $((OPTIND - 1))
 log=${1:-Tests/Fixtures/gpsd-logs/20100411_Geko_Regensburg.log}
 [ -r "$log" ] || die "$log: cannot read the log"
 [[ $rounds =~ ^[1-9][0-9]*$ ]] || die "-r $rounds: expected a positive number of rounds"
+[[ $speedup =~ ^[0-9]+$ ]] || die "-x $speedup: expected a whole speed-up (0: all at once)"
+[[ $lines =~ ^[0-9]+$ ]] || die "-l $lines: expected a number of lines"
 if [ -z "$copies" ]; then
-    copies=4
-    if [ -r "$log.chk" ]; then
-        per_copy=$(grep -c '"class":"TPV"' "$log.chk" || true)
-        if [ "$per_copy" -gt 0 ]; then copies=$(((10000 + per_copy - 1) / per_copy)); fi
+    copies=1
+    if [ "$speedup" -eq 0 ]; then
+        copies=4
+        per_copy=$(grep -c '"class":"TPV"' "$log.chk" 2>/dev/null || true)
+        if [ "${per_copy:-0}" -gt 0 ]; then copies=$(((10000 + per_copy - 1) / per_copy)); fi
     fi
 fi
 [[ $copies =~ ^[1-9][0-9]*$ ]] || die "-k $copies: expected a positive number of copies"
-[[ $rate =~ ^[0-9]+$ ]] || die "-p $rate: expected lines per second (0: all at once)"
-timeout=${TIMEOUT:-$((60 + 30 * copies))}
 
-for tool in /usr/sbin/gpsd gpspipe socat /usr/bin/time python3 swift; do
+scripts/install-deps.sh --bench >/dev/null
+for tool in /usr/sbin/gpsd gpspipe socat /usr/bin/time /usr/bin/python3 cc swift; do
     command -v "$tool" >/dev/null ||
-        die "$tool not found: run scripts/install-deps.sh (Debian: gpsd gpsd-clients socat time)"
+        die "$tool not found: run scripts/install-deps.sh --bench (Debian: gpsd gpsd-clients python3-gps socat time gcc)"
 done
+/usr/bin/python3 -c 'import gps' 2>/dev/null || die "python3-gps is not installed: run scripts/install-deps.sh --bench"
 
-# The board's binary (scripts/build-release.sh); WAYMARK=PATH measures another build with the same script.
 waymark=${WAYMARK:-$(scripts/build-release.sh)}
 [ -x "$waymark" ] || die "$waymark: no binary after the build"
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/bench-live.XXXXXX")
 pids=() # every process this script started, killed by id on exit
 
-# Kills a process and everything below it, children first, by id. socat's SYSTEM address runs its command
-# through system(), two levels down, and GNU time waits for its client: killing only the parent would
-# orphan them.
+# Kills a process and everything below it, children first, by id (socat's SYSTEM address runs its command
+# through system(), two levels down, and GNU time waits for its client).
 kill_tree() {
     local child
     for child in $(pgrep -P "$1" 2>/dev/null); do kill_tree "$child"; done
     kill "$1" 2>/dev/null || true
 }
-
-cleanup() {
-    local pid
-    for pid in "${pids[@]}"; do kill_tree "$pid"; done
-    wait 2>/dev/null || true
-    pids=()
-    if [ "${KEEP:-0}" = 1 ]; then echo "bench-live: kept $work" >&2; else rm -rf "$work"; fi
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
-# Microseconds since the epoch, without starting a process (the polling must not steal the clients' CPU).
-now_us() { local t=$EPOCHREALTIME; echo $((${t/./} + 0)); }
-# Whether something listens on 127.0.0.1:PORT, without connecting (socat serves its first connection only).
-listening() { grep -q "0100007F:$(printf '%04X' "$1") 00000000:0000 0A" /proc/net/tcp; }
-
-# Stops the processes of one phase and forgets them.
 stop_all() {
     local pid
     for pid in "${pids[@]}"; do kill_tree "$pid"; done
     for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
     pids=()
 }
+cleanup() {
+    stop_all
+    if [ "${KEEP:-0}" = 1 ]; then echo "bench-live: kept $work" >&2; else rm -rf "$work"; fi
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
 
+cc -O2 -o "$work/minimal-client" scripts/bench/minimal-client.c -lgps || die "cannot build the C client (libgps-dev)"
+
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+# Microseconds since the epoch, without starting a process (the polling must not steal the clients' CPU).
+now_us() { local t=$EPOCHREALTIME; echo $((${t/./} + 0)); }
+# Whether something listens on 127.0.0.1:PORT, without connecting (socat serves its first connection only).
+listening() { grep -q "0100007F:$(printf '%04X' "$1") 00000000:0000 0A" /proc/net/tcp; }
 # The pid of the program GNU time runs (time ignores SIGINT itself while it waits).
 child_of() {
     local child=""
@@ -123,110 +119,111 @@ child_of() {
 }
 
 {
-    for _ in $(seq "$copies"); do cat "$log"; done
+    for _ in $(seq "$copies"); do
+        if [ "$lines" -gt 0 ]; then head -n "$lines" "$log"; else cat "$log"; fi
+    done
     printf '\n# EOF\n'
 } >"$work/feed.log"
+feed_lines=$(wc -l <"$work/feed.log")
 feed="exec cat $work/feed.log"
-if [ "$rate" -gt 0 ]; then
+pace="all at once"
+if [ "$speedup" -gt 0 ]; then
+    # The receiver's pace: its lines over the seconds between its first and last TPV.
+    rate=$(python3 - "$log" <<'PYTHON'
+import datetime, json, sys
+log = sys.argv[1]
+times = [json.loads(line)["time"] for line in open(log + ".chk") if '"class":"TPV"' in line and '"time"' in line]
+seconds = (datetime.datetime.fromisoformat(times[-1].replace("Z", "+00:00"))
+           - datetime.datetime.fromisoformat(times[0].replace("Z", "+00:00"))).total_seconds()
+print(f"{sum(1 for _ in open(log, 'rb')) / seconds:.4f}")
+PYTHON
+    ) || die "-x needs $log.chk (gpsd's regression output) for the receiver's pace"
+    rate=$(python3 -c "print(round($rate * $speedup, 2))")
     # Writes the feed in slices every 10 ms, so gpsd reads RATE lines per second.
     cat >"$work/pace.py" <<'PYTHON'
 import sys, time
-rate, path = int(sys.argv[1]), sys.argv[2]
+rate, path = float(sys.argv[1]), sys.argv[2]
 lines = open(path, "rb").readlines()
-per_tick = max(1, rate // 100)
 start = time.monotonic()
-for index in range(0, len(lines), per_tick):
-    delay = start + index / rate - time.monotonic()
-    if delay > 0:
-        time.sleep(delay)
-    sys.stdout.buffer.write(b"".join(lines[index:index + per_tick]))
-    sys.stdout.buffer.flush()
+index = 0
+while index < len(lines):
+    due = int((time.monotonic() - start) * rate) + 1
+    if due > index:
+        sys.stdout.buffer.write(b"".join(lines[index:due]))
+        sys.stdout.buffer.flush()
+        index = due
+    time.sleep(0.01)
 PYTHON
     feed="exec python3 $work/pace.py $rate $work/feed.log"
+    pace="paced at ${speedup}x the receiver ($rate lines/s)"
+    timeout=${TIMEOUT:-$(python3 -c "print(int($feed_lines / $rate) + 60)")}
+else
+    timeout=${TIMEOUT:-$((60 + 30 * copies))}
 fi
 
-# One phase: gpsd on a socat source running SOURCE_COMMAND and both clients under GNU time, until the
-# end of the replay or, when WALL_LIMIT_US is given, for that many microseconds.
-# Writes $dir/{a.jsonl,b.json,a.time,b.time,wall_us}.
+# One phase of one client: gpsd on a socat source running SOURCE_COMMAND and the client under GNU time, until
+# the client's end of the replay or, when WALL_LIMIT_US is given, for that many microseconds.
+# Writes $dir/{out,err,time,wall_us}.
 run_phase() {
-    local dir=$1 source_command=$2 wall_limit_us=$3 feed_port gpsd_port started elapsed_us socat_pid gpsd_pid
-    local time_a time_b client_a client_b
+    local dir=$1 client=$2 source_command=$3 wall_limit_us=$4 feed_port gpsd_port started elapsed_us time_pid pid
     mkdir -p "$dir"
     feed_port=$(free_port)
     gpsd_port=$(free_port)
     socat -u "SYSTEM:$source_command" "TCP-LISTEN:$feed_port,bind=127.0.0.1,reuseaddr" 2>"$dir/socat.err" &
-    socat_pid=$!
-    pids+=("$socat_pid")
+    pids+=("$!")
     for _ in $(seq 100); do listening "$feed_port" && break; sleep 0.1; done
     listening "$feed_port" || die "socat did not start listening on 127.0.0.1:$feed_port: $(cat "$dir/socat.err")"
     /usr/sbin/gpsd -N -b -S "$gpsd_port" -F "$dir/ctl.sock" "tcp://127.0.0.1:$feed_port" 2>"$dir/gpsd.err" &
-    gpsd_pid=$!
-    pids+=("$gpsd_pid")
+    pids+=("$!")
     for _ in $(seq 100); do (exec 3<>"/dev/tcp/127.0.0.1/$gpsd_port") 2>/dev/null && break; sleep 0.1; done
     (exec 3<>"/dev/tcp/127.0.0.1/$gpsd_port") 2>/dev/null ||
         die "gpsd did not start listening on 127.0.0.1:$gpsd_port: $(tail -n 3 "$dir/gpsd.err")"
-
+    local command=()
+    case $client in
+    waymark)
+        printf '[agent]\nstate_dir = "%s/state"\nlog_dir = "%s/logs"\nruntime_dir = "%s/run"\n' "$dir" "$dir" "$dir" \
+            >"$dir/waymark.toml"
+        command=("$waymark" run --print --config "$dir/waymark.toml" --gpsd "127.0.0.1:$gpsd_port")
+        ;;
+    c) command=("$work/minimal-client" 127.0.0.1 "$gpsd_port") ;;
+    gpspipe) command=(gpspipe -w "127.0.0.1:$gpsd_port") ;;
+    python) command=(/usr/bin/python3 scripts/bench/minimal-client.py 127.0.0.1 "$gpsd_port") ;;
+    esac
     started=$(now_us)
-    # A non-interactive shell starts background jobs with SIGINT ignored; gpspipe installs no handler
-    # of its own and would never stop, so both clients get the default disposition back.
-    # The agent as it runs on a board: its spool and file sink in a directory of this round.
-    printf '[agent]\nstate_dir = "%s/state"\nlog_dir = "%s/logs"\n' "$dir" "$dir" > "$dir/waymark.toml"
-    env --default-signal=INT /usr/bin/time -v -o "$dir/a.time" "$waymark" run --print --config "$dir/waymark.toml" --gpsd "127.0.0.1:$gpsd_port" \
-        >"$dir/a.jsonl" 2>"$dir/a.err" &
-    time_a=$!
-    pids+=("$time_a")
-    env --default-signal=INT /usr/bin/time -v -o "$dir/b.time" gpspipe -w "127.0.0.1:$gpsd_port" \
-        >"$dir/b.json" 2>"$dir/b.err" &
-    time_b=$!
-    pids+=("$time_b")
-    client_a=$(child_of "$time_a")
-    client_b=$(child_of "$time_b")
-    [ -n "$client_a" ] || die "waymark did not start: $(cat "$dir/a.err" "$dir/a.time" 2>/dev/null)"
-    [ -n "$client_b" ] || die "gpspipe did not start: $(cat "$dir/b.err" "$dir/b.time" 2>/dev/null)"
-
+    # A non-interactive shell starts background jobs with SIGINT ignored; the clients get the default back.
+    env --default-signal=INT /usr/bin/time -v -o "$dir/time" "${command[@]}" >"$dir/out" 2>"$dir/err" &
+    time_pid=$!
+    pids+=("$time_pid")
+    pid=$(child_of "$time_pid")
+    [ -n "$pid" ] || die "$client did not start: $(cat "$dir/err" "$dir/time" 2>/dev/null)"
     while :; do
-        kill -0 "$client_a" 2>/dev/null || die "waymark exited early: $(tail -n 5 "$dir/a.err")"
-        kill -0 "$client_b" 2>/dev/null || die "gpspipe exited early: $(tail -n 5 "$dir/b.err")"
         elapsed_us=$(($(now_us) - started))
-        if [ -z "$wall_limit_us" ]; then
-            # The ends of the outputs only: the files grow to megabytes and this runs every 0.1 s.
-            if ! grep -q -m 1 '"class":"TPV"' "$dir/b.json"; then
-                if grep -q "device open error\|activation failed" "$dir/gpsd.err"; then
-                    die "gpsd could not open the feed: $(grep -v DBUS "$dir/gpsd.err" | tail -n 3)"
-                fi
-                if grep -q '"activated":0' "$dir/b.json"; then die "the replay ended without a TPV: is $log NMEA?"; fi
-            elif tail -c 4096 "$dir/b.json" | grep -q '"activated":0' &&
-                tail -c 4096 "$dir/a.jsonl" | grep -q '"code":"no_device"'; then
-                break
+        if [ -n "$wall_limit_us" ]; then
+            [ "$elapsed_us" -lt "$wall_limit_us" ] || break
+            kill -0 "$pid" 2>/dev/null || die "$client exited while idle: $(tail -n 5 "$dir/err")"
+        else
+            # c and python end by themselves at the receiver's end; the others say so in their output.
+            case $client in
+            waymark) tail -c 4096 "$dir/out" | grep -q '"code":"no_device"' && break ;;
+            gpspipe) tail -c 4096 "$dir/out" | grep -q '"activated":0' && break ;;
+            esac
+            if ! kill -0 "$pid" 2>/dev/null; then
+                case $client in
+                c | python) break ;;
+                *) die "$client exited early: $(tail -n 5 "$dir/err")" ;;
+                esac
             fi
             [ "$elapsed_us" -lt $((timeout * 1000000)) ] ||
-                die "no end of the replay after ${timeout}s: gpspipe saw" \
-                    "$(grep -c '"class":"TPV"' "$dir/b.json" || true) TPVs; waymark: $(tail -n 2 "$dir/a.err")"
-        elif [ "$elapsed_us" -ge "$wall_limit_us" ]; then
-            break
+                die "$client: no end of the replay after ${timeout}s: $(tail -n 2 "$dir/err")"
         fi
         sleep 0.1
     done
-    kill -INT "$client_a" "$client_b" 2>/dev/null || true
-    for _ in $(seq 200); do
-        if ! kill -0 "$time_a" 2>/dev/null && ! kill -0 "$time_b" 2>/dev/null; then break; fi
-        sleep 0.05
-    done
-    if kill -0 "$time_a" 2>/dev/null; then die "waymark did not stop within 10 s of SIGINT"; fi
-    if kill -0 "$time_b" 2>/dev/null; then die "gpspipe did not stop within 10 s of SIGINT"; fi
+    kill -INT "$pid" 2>/dev/null || true
+    for _ in $(seq 200); do kill -0 "$time_pid" 2>/dev/null || break; sleep 0.05; done
+    kill -0 "$time_pid" 2>/dev/null && die "$client did not stop within 10 s of SIGINT"
     echo "$elapsed_us" >"$dir/wall_us"
     stop_all
 }
-
-# user+sys seconds and peak RSS (kB) from a GNU time -v report.
-time_figures() {
-    awk -F': ' '/User time/ {u=$2} /System time/ {s=$2} /Maximum resident/ {r=$2}
-        END {printf "%.3f\t%d\n", u + s, r}' "$1"
-}
-
-results="$work/results.tsv"
-dropped=0
-printf 'round\tphase\tclient\tcpu_s\trss_kb\twall_s\ttpv\tlocations\tjudged\texpected\n' >"$results"
 
 # The messages an agent judged, from a counters line ("location=774 out_of_order=2319 sky=3152 …"): the
 # counters of a message's fate, not those counted beside it (trip, spool_commits, time_base_reset, …).
@@ -236,101 +233,118 @@ judged() {
         $1 ~ /^(stale|out_of_order|repeated_epoch|time_jump|inaccurate|paused|filtered_[a-z_]+)$/ { n += $2 }
         END { print n + 0 }'
 }
-pace="all at once"
-if [ "$rate" -gt 0 ]; then pace="$rate lines/s"; fi
+# client, phase, cpu_s, rss_kb, voluntary switches, file-system output bytes, from a GNU time -v report.
+time_figures() {
+    awk -F': ' '/User time/ {u=$2} /System time/ {s=$2} /Maximum resident/ {r=$2}
+        /Voluntary context switches/ {v=$2} /File system outputs/ {o=$2}
+        END {printf "%.3f\t%d\t%d\t%d\n", u + s, r, v, o * 512}' "$1"
+}
+
+clients=(waymark c gpspipe python)
+results="$work/results.tsv"
+printf 'round\tphase\tclient\tcpu_s\trss_kb\tvoluntary\twritten\twall_us\ttpv\tcommits\n' >"$results"
 gpsd_version=$(/usr/sbin/gpsd -V 2>&1 | awk '{print $2}')
-echo "log: $log x $copies ($(wc -l <"$work/feed.log") lines, $pace), $rounds rounds; gpsd $gpsd_version" >&2
+echo "log: $log x $copies ($feed_lines lines, $pace), $rounds rounds; gpsd $gpsd_version" >&2
 for round in $(seq "$rounds"); do
-    active="$work/round$round/active"
-    run_phase "$active" "sleep 2; $feed" ""
-    wall_us=$(cat "$active/wall_us")
-    wall=$(printf '%d.%06d' $((wall_us / 1000000)) $((wall_us % 1000000)))
-    tpv=$(grep -c '"class":"TPV"' "$active/b.json" || true)
-    locations=$(grep -c '"type":"location"' "$active/a.jsonl" || true)
-    [ "$tpv" -gt 0 ] || die "round $round: gpspipe saw no TPV"
-    # What waymark makes of exactly the stream gpspipe received: the messages to expect judged live.
-    judged=$(grep -o 'counters=[^[]*' "$active/a.err" | tail -n 1 | sed 's/^counters=//' | judged)
-    expected=$("$waymark" replay "$active/b.json" 2>&1 >/dev/null | tail -n 1 | sed 's/^.*\.json: //' | judged)
-    if grep -q '"code":"gpsd_unavailable"' "$active/a.jsonl"; then
-        # gpsd closes a client whose socket it cannot write to; the round still counts, flagged.
-        echo "round $round: WARNING gpsd closed waymark's connection during the replay:" \
-            "$(grep -m 1 '"code":"gpsd_unavailable"' "$active/a.jsonl")" >&2
-        dropped=$((dropped + 1))
-    fi
-    idle="$work/round$round/idle"
-    # A receiver that is connected and silent; the shell ends by itself if anything outlives the script.
-    run_phase "$idle" "exec sleep $((wall_us / 1000000 + 60))" "$wall_us"
-    for phase in active idle; do
-        for client in a:waymark b:gpspipe; do
-            figures=$(time_figures "$work/round$round/$phase/${client%%:*}.time")
-            printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$round" "$phase" "${client#*:}" "$figures" "$wall" \
-                "$tpv" "$locations" "$judged" "$expected" >>"$results"
-        done
+    tpv=""
+    summary="round $round:"
+    for index in "${!clients[@]}"; do
+        client=${clients[$(((index + round - 1) % ${#clients[@]}))]}
+        dir="$work/round$round/$client"
+        run_phase "$dir/replay" "$client" "sleep 1; $feed" ""
+        wall_us=$(cat "$dir/replay/wall_us")
+        case $client in
+        gpspipe) count=$(grep -c '"class":"TPV"' "$dir/replay/out" || true) ;;
+        c | python) count=$(sed -n 's/.* \([0-9]*\) tpvs.*/\1/p' "$dir/replay/err" | tail -n 1) ;;
+        waymark) count="" ;;
+        esac
+        commits=0
+        if [ "$client" = waymark ]; then
+            counters=$(grep -o 'counters=[^[]*' "$dir/replay/err" | tail -n 1 | sed 's/^counters=//')
+            commits=$(tr ' ' '\n' <<<"$counters" | sed -n 's/^spool_commits=//p')
+            judged_live=$(judged <<<"$counters")
+        fi
+        [ "$client" = gpspipe ] && capture="$dir/replay/out"
+        if [ -n "$count" ]; then
+            if [ -n "$tpv" ] && [ "$count" != "$tpv" ]; then
+                echo "round $round: WARNING $client read $count TPVs, another client $tpv" >&2
+            fi
+            tpv=$count
+        fi
+        printf '%s\treplay\t%s\t%s\t%s\t@TPV@\t%s\n' "$round" "$client" "$(time_figures "$dir/replay/time")" \
+            "$wall_us" "${commits:-0}" >>"$work/round.tsv"
+        if [ "$speedup" -eq 0 ]; then
+            # A receiver that is connected and silent; the shell ends by itself if anything outlives the script.
+            run_phase "$dir/idle" "$client" "exec sleep $((wall_us / 1000000 + 60))" "$wall_us"
+            printf '%s\tidle\t%s\t%s\t%s\t@TPV@\t0\n' "$round" "$client" "$(time_figures "$dir/idle/time")" \
+                "$wall_us" >>"$work/round.tsv"
+        fi
+        summary+=" $client $((wall_us / 1000)) ms"
     done
-    echo "round $round: $tpv TPVs, $locations locations live, $judged of $expected messages judged live," \
-        "${wall:0:-4} s" >&2
+    [ -n "$tpv" ] && [ "$tpv" -gt 0 ] || die "round $round: no client saw a TPV"
+    # Every row of the round gets the round's TPV count (the same feed to each client).
+    sed "s/@TPV@/$tpv/" "$work/round.tsv" >>"$results"
+    rm "$work/round.tsv"
+    expected=$("$waymark" replay "$capture" 2>&1 >/dev/null | tail -n 1 | sed 's/^.*: //' | judged)
+    if [ "$judged_live" != "$expected" ]; then
+        echo "round $round: WARNING waymark judged $judged_live messages live, $expected in the replay of" \
+            "gpspipe's capture: it did not keep up and gpsd dropped messages for it" >&2
+    fi
+    echo "$summary; $tpv TPVs, waymark judged $judged_live of $expected" >&2
 done
 
-python3 - "$results" "$log" "$copies" "$rounds" "$dropped" "$pace" <<'PYTHON'
+python3 - "$results" "$log" "$copies" "$rounds" "$pace" "$speedup" <<'PYTHON'
 import csv, statistics, sys
 
-path, log, copies, rounds, dropped, pace = sys.argv[1:]
+path, log, copies, rounds, pace, speedup = sys.argv[1:]
 rows = list(csv.DictReader(open(path), delimiter="\t"))
+paced = speedup != "0"
+labels = {"waymark": "waymark run --print", "c": "C libgps loop", "gpspipe": "gpspipe -w", "python": "Python gps client"}
 
-def median(client, phase, field):
-    return statistics.median(float(r[field]) for r in rows if r["client"] == client and r["phase"] == phase)
+def rows_of(client, phase):
+    return [r for r in rows if r["client"] == client and r["phase"] == phase]
 
-def per_round(client, phase, f):
-    return [f(r) for r in rows if r["client"] == client and r["phase"] == phase]
+def med(values):
+    return statistics.median(values) if values else float("nan")
 
-tpv = statistics.median(float(r["tpv"]) for r in rows)
-locations = statistics.median(float(r["locations"]) for r in rows)
-judged = statistics.median(float(r["judged"]) for r in rows)
-expected = statistics.median(float(r["expected"]) for r in rows)
-short = [r for r in rows if r["client"] == "waymark" and r["phase"] == "active" and r["judged"] != r["expected"]]
-wall = statistics.median(float(r["wall_s"]) for r in rows)
 figures = {}
-for client in ("waymark", "gpspipe"):
-    active = per_round(client, "active", lambda r: r)
-    idle = {r["round"]: r for r in per_round(client, "idle", lambda r: r)}
-    gross = [float(r["cpu_s"]) * 1e6 / float(r["tpv"]) for r in active]
-    marginal = [(float(r["cpu_s"]) - float(idle[r["round"]]["cpu_s"])) * 1e6 / float(r["tpv"]) for r in active]
+for client in labels:
+    replay = rows_of(client, "replay")
+    idle = {r["round"]: r for r in rows_of(client, "idle")}
+    per_tpv = lambda r, field: float(r[field]) / float(r["tpv"])
     figures[client] = dict(
-        cpu=median(client, "active", "cpu_s"),
-        gross=statistics.median(gross),
-        rss=median(client, "active", "rss_kb") / 1024,
-        idle_cpu=median(client, "idle", "cpu_s"),
-        idle_rss=median(client, "idle", "rss_kb") / 1024,
-        marginal=statistics.median(marginal),
+        cpu=med([float(r["cpu_s"]) for r in replay]),
+        us=med([per_tpv(r, "cpu_s") * 1e6 for r in replay]),
+        marginal=med([(float(r["cpu_s"]) - float(idle[r["round"]]["cpu_s"])) * 1e6 / float(r["tpv"])
+                      for r in replay]) if idle else None,
+        rss=med([float(r["rss_kb"]) / 1024 for r in replay]),
+        switches=med([per_tpv(r, "voluntary") for r in replay]),
+        written=med([float(r["written"]) / 1e6 for r in replay]),
+        commits=med([per_tpv(r, "commits") for r in replay]),
     )
-
-print(f"log {log} x {copies}, fed {pace}: median of {rounds} rounds; {tpv:.0f} TPVs (gpspipe), "
-      f"{locations:.0f} location events live, {judged:.0f} of {expected:.0f} messages judged "
-      "(waymark live / replay of gpspipe's capture), "
-      f"{wall:.2f} s wall per active phase")
+tpv = med([float(r["tpv"]) for r in rows])
+print(f"log {log} x {copies}, fed {pace}: median of {rounds} rounds, {tpv:.0f} TPVs a replay, each client in turn")
 print()
-print(f"{'':<22}{'CPU s (user+sys)':>18}{'CPU us/TPV':>12}{'peak RSS MB':>13}")
-for client, label in (("waymark", "waymark run --print"), ("gpspipe", "gpspipe -w")):
+header = f"{'':<22}{'CPU s':>8}{'us/TPV':>9}" + ("" if paced else f"{'marginal':>10}") + \
+    f"{'peak RSS MB':>13}{'vol. sw./TPV':>14}{'written MB':>12}"
+print(header)
+for client, label in labels.items():
     f = figures[client]
-    print(f"{label:<22}{f['cpu']:>18.3f}{f['gross']:>12.2f}{f['rss']:>13.1f}")
-print(f"idle baseline: the same clients, receiver connected but silent, {wall:.2f} s")
-for client, label in (("waymark", "waymark run --print"), ("gpspipe", "gpspipe -w")):
-    f = figures[client]
-    print(f"{label:<22}{f['idle_cpu']:>18.3f}{'':>12}{f['idle_rss']:>13.1f}")
-print(f"marginal (active - idle, per round)")
-for client, label in (("waymark", "waymark run --print"), ("gpspipe", "gpspipe -w")):
-    print(f"{label:<22}{'':>18}{figures[client]['marginal']:>12.2f}")
+    line = f"{label:<22}{f['cpu']:>8.3f}{f['us']:>9.2f}"
+    if not paced:
+        line += f"{f['marginal']:>10.2f}"
+    line += f"{f['rss']:>13.1f}{f['switches']:>14.3f}{f['written']:>12.2f}"
+    print(line)
 print()
-w, g = figures["waymark"], figures["gpspipe"]
-ratio = lambda a, b: f"{a / b:.2f}x" if b > 0 else "n/a (gpspipe's figure is 0 at GNU time's 10 ms resolution)"
-print(f"waymark/gpspipe CPU per TPV: {ratio(w['gross'], g['gross'])} gross, "
-      f"{ratio(w['marginal'], g['marginal'])} marginal")
-print(f"waymark peak RSS: {w['rss']:.1f} MB (gpspipe {g['rss']:.1f} MB)")
-if short:
-    print(f"WARNING: in {len(short)} of {rounds} rounds waymark judged fewer messages than the replay of "
-          f"gpspipe's capture ({', '.join(r['judged'] + '/' + r['expected'] for r in short)}): it did not "
-          "keep up and gpsd dropped messages for it; its CPU per TPV is then understated (try -p)")
-if dropped != "0":
-    print(f"WARNING: in {dropped} of {rounds} rounds gpsd closed waymark's connection (a slow reader); "
-          "waymark's figures for those rounds cover fewer TPVs than gpspipe's")
+w = figures["waymark"]
+for peer in ("c", "gpspipe", "python"):
+    p = figures[peer]
+    text = f"waymark / {labels[peer]}: CPU per TPV {w['us'] / p['us']:.2f}x"
+    if not paced and p["marginal"] and p["marginal"] > 0:
+        text += f", marginal {w['marginal'] / p['marginal']:.2f}x"
+    print(text)
+c = figures["c"]
+print(f"waymark's voluntary switches per TPV {w['switches']:.3f} against the C loop's {c['switches']:.3f} "
+      f"plus one per spool commit ({w['commits']:.3f} commits per TPV): "
+      f"{w['switches'] - c['switches'] - w['commits']:+.3f}")
 PYTHON

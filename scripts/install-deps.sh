@@ -7,6 +7,8 @@ set -euo pipefail
 packages=(libgps-dev gpsd gpsd-clients python3-gps socat time libsqlite3-dev sqlite3 libxml2-utils binutils)
 # The tests also set a process's clock years off, as a board without a real-time clock boots (faketime), and
 # build, check, install and trace the Debian package (dpkg-dev, lintian, man-db, strace).
+# scripts/bench-live.sh builds its C peer client with the system's compiler.
+[ "${1:-}" = "--bench" ] && packages+=(gcc libc6-dev)
 [ "${1:-}" = "--tests" ] && packages+=(faketime dpkg-dev lintian man-db strace prometheus-node-exporter python3-prometheus-client)
 missing=()
 for package in "${packages[@]}"; do

@@ -1,5 +1,7 @@
+import Foundation
 import Testing
 import WaymarkFormats
+import WaymarkTestSupport
 
 @testable import WaymarkAgent
 
@@ -9,12 +11,10 @@ import WaymarkFormats
     @Test("metrics: HELP and TYPE once per family, escaped labels, integers without a fraction")
     func exposition() {
         var metrics = MetricsText()
-        metrics.counter(
-            "waymark_events_total",
-            "Events.",
-            [([("type", "location")], 12), ([("type", "a\"b\\c\nd")], 1)]
-        )
+        metrics.counter("waymark_events_total", "Events.", by: "type", [("location", 12), ("a\"b\\c\nd", 1)])
         metrics.gauge("waymark_last_fix_age_seconds", "Age.", 0.25)
+        metrics.gauge("waymark_offset_seconds", "Offset.", -1_234_567_890)
+        metrics.info("waymark_build_info", "Build.", ["version": "1.0", "libgps": "11.0"])
         var histogram = Histogram(bounds: [0.01, 0.1])
         for value in [0.005, 0.01, 0.05, 3] { histogram.observe(value) }
         metrics.histogram("waymark_spool_commit_duration_seconds", "Commits.", histogram)
@@ -27,6 +27,12 @@ import WaymarkFormats
                 # HELP waymark_last_fix_age_seconds Age.
                 # TYPE waymark_last_fix_age_seconds gauge
                 waymark_last_fix_age_seconds 0.25
+                # HELP waymark_offset_seconds Offset.
+                # TYPE waymark_offset_seconds gauge
+                waymark_offset_seconds -1234567890
+                # HELP waymark_build_info Build.
+                # TYPE waymark_build_info gauge
+                waymark_build_info{version="1.0",libgps="11.0"} 1
                 # HELP waymark_spool_commit_duration_seconds Commits.
                 # TYPE waymark_spool_commit_duration_seconds histogram
                 waymark_spool_commit_duration_seconds_bucket{le="0.01"} 2
@@ -37,6 +43,53 @@ import WaymarkFormats
 
                 """
         )
+        metrics.removeAll()
+        #expect(metrics.bytes.isEmpty)
+        var digits: [UInt8] = []
+        for value: Int64 in [0, 7, 10, 99, 100, 1_000_000_007, -5, Int64.min + 1] {
+            MetricsText.appendInteger(value, to: &digits)
+            digits.append(UInt8(ascii: " "))
+        }
+        #expect(String(decoding: digits, as: UTF8.self) == "0 7 10 99 100 1000000007 -5 -9223372036854775807 ")
+    }
+
+    @Test("a replaced file: each write whole in place of the last, two inodes changing places, the spare gone at close")
+    func replacedFile() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // Its directory is missing, as a runtime directory after a reboot: the first write makes it.
+        let path = directory.appendingPathComponent("run/waymark.prom").path
+        let spare = path + ".spare"
+        let manager = FileManager.default
+        func contents(_ path: String) throws -> String { try String(contentsOfFile: path, encoding: .utf8) }
+        func inode(_ path: String) throws -> Int? {
+            try manager.attributesOfItem(atPath: path)[.systemFileNumber] as? Int
+        }
+
+        let file = ReplacedFile(path: path, mode: 0o644)
+        try file.write(Array("first, the longest\n".utf8))
+        #expect(try contents(path) == "first, the longest\n")
+        let firstInode = try inode(path)
+        try file.write(Array("second\n".utf8))
+        #expect(try contents(path) == "second\n")
+        #expect(try contents(spare) == "first, the longest\n", "the spare holds the contents it replaced")
+        let secondInode = try inode(path)
+        try file.write(Array("third\n".utf8))
+        #expect(try contents(path) == "third\n")
+        #expect(try inode(path) == firstInode && inode(spare) == secondInode, "nothing made: the two change places")
+        #expect(try manager.attributesOfItem(atPath: path)[.posixPermissions] as? Int == 0o644)
+
+        // Someone else removes the file, then its directory: the next writes make them again.
+        try manager.removeItem(atPath: path)
+        try file.write(Array("fourth\n".utf8))
+        #expect(try contents(path) == "fourth\n")
+        try manager.removeItem(atPath: directory.appendingPathComponent("run").path)
+        try file.write(Array("fifth\n".utf8))
+        #expect(try contents(path) == "fifth\n")
+
+        file.close()
+        #expect(!manager.fileExists(atPath: spare))
+        #expect(try contents(path) == "fifth\n")
     }
 
     @Test("JSONValue: read, changed and written back in the same member order")

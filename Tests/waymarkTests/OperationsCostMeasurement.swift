@@ -117,7 +117,8 @@ struct OperationsCostMeasurement {
         let total = last.total - first.total
         print(
             "\(variants[1].0), own account while driving: \(String(format: "%.4f", own)) of "
-                + "\(String(format: "%.3f", total)) CPU s (\(String(format: "%.2f", own / max(total, 1e-9) * 100)) %)"
+                + "\(String(format: "%.3f", total)) CPU s (\(String(format: "%.2f", own / max(total, 1e-9) * 100)) %), "
+                + "\(Int(last.statusFiles - first.statusFiles)) status files"
         )
         for (_, _, agent) in agents { _ = agent.interrupt() }
         let asked = Self.account(askedTextfile)

@@ -114,23 +114,23 @@ extension AgentCore {
     ) {
         let counters = pipeline.counters
         let status = pipeline.status
-        let holds = HoldReason.allCases.map {
-            (labels: [("reason", $0.rawValue)], value: Double(counters[$0.rawValue]))
-        }
+        let holds = HoldReason.allCases.map { ($0.rawValue, Double(counters[$0.rawValue])) }
         metrics.counter(
             "waymark_fixes_received_total",
             "Fixes the receiver reported through gpsd.",
-            Double(counters["location"] + holds.reduce(0) { $0 + Int($1.value) })
+            Double(counters["location"]) + holds.reduce(0) { $0 + $1.1 }
         )
         metrics.counter(
             "waymark_fixes_not_delivered_total",
             "Fixes not delivered as location events, by reason.",
+            by: "reason",
             holds
         )
         metrics.counter(
             "waymark_events_total",
             "Events emitted, by type.",
-            Self.eventTypes.map { (labels: [("type", $0)], value: Double(operating.eventsByType[$0] ?? 0)) }
+            by: "type",
+            Self.eventTypes.map { ($0, Double(operating.eventsByType[$0] ?? 0)) }
         )
         metrics.counter(
             "waymark_gpsd_reconnects_total",
@@ -170,7 +170,8 @@ extension AgentCore {
         metrics.gauge(
             "waymark_pause_reason",
             "Why location updates are paused: 1 for the reason in effect.",
-            ["stationary", "no_fix"].map { (labels: [("reason", $0)], value: pause?.reason.rawValue == $0 ? 1 : 0) }
+            by: "reason",
+            ["stationary", "no_fix"].map { ($0, pause?.reason.rawValue == $0 ? 1 : 0) }
         )
         metrics.counter("waymark_trips_total", "Trips ended.", Double(operating.eventsByType["trip"] ?? 0))
         metrics.counter(
@@ -188,23 +189,21 @@ extension AgentCore {
             metrics.counter(
                 "waymark_spool_dropped_events_total",
                 "Events dropped to make room in a full spool, by type, since the spool was made.",
-                storage.drops.sorted { $0.key < $1.key }.map { (labels: [("type", $0.key)], value: Double($0.value)) }
+                by: "type",
+                storage.drops.sorted { $0.key < $1.key }.map { ($0.key, Double($0.value)) }
             )
             let backlog = storage.backlog()
             metrics.gauge(
                 "waymark_sink_unsent_events",
                 "Events a sink does not have yet, deferred ones included.",
-                backlog.map { (labels: [("sink", $0.name)], value: Double($0.unsent)) }
+                by: "sink",
+                backlog.map { ($0.name, Double($0.unsent)) }
             )
             metrics.gauge(
                 "waymark_sink_oldest_unsent_age_seconds",
                 "Age of the oldest event a sink does not have yet; 0 when it has everything.",
-                backlog.map { sink in
-                    (
-                        labels: [("sink", sink.name)],
-                        value: sink.oldestUnsent.map { Self.seconds(time.duration(since: $0)) } ?? 0
-                    )
-                }
+                by: "sink",
+                backlog.map { ($0.name, $0.oldestUnsent.map { Self.seconds(time.duration(since: $0)) } ?? 0) }
             )
             metrics.counter(
                 "waymark_spool_commits_total",
@@ -220,33 +219,31 @@ extension AgentCore {
             metrics.counter(
                 "waymark_written_bytes_total",
                 "Bytes written: event lines committed to the spool, lines appended to the logs, the metrics textfile.",
+                by: "to",
                 [
-                    (labels: [("to", "spool")], value: Double(storage.bytesCommitted)),
-                    (labels: [("to", "logs")], value: Double(sinkWrites.bytes)),
-                    (labels: [("to", "metrics")], value: Double(metricsBytes)),
+                    ("spool", Double(storage.bytesCommitted)), ("logs", Double(sinkWrites.bytes)),
+                    ("metrics", Double(metricsBytes)),
                 ]
             )
             metrics.counter(
                 "waymark_fsyncs_total",
                 "Syncs asked for: one per spool transaction (its WAL; checkpoints not counted), one per log file and new directory entry.",
-                [
-                    (labels: [("to", "spool")], value: Double(storage.transactions)),
-                    (labels: [("to", "logs")], value: Double(sinkWrites.syncs)),
-                ]
+                by: "to",
+                [("spool", Double(storage.transactions)), ("logs", Double(sinkWrites.syncs))]
             )
         }
         let open = health?.open.values.map(\.key.kind) ?? []
         metrics.gauge(
             "waymark_alarm_open",
             "Health alarms open now, by alarm.",
-            Alarm.Kind.allCases.map { kind in
-                (labels: [("alarm", kind.rawValue)], value: Double(open.filter { $0 == kind }.count))
-            }
+            by: "alarm",
+            Alarm.Kind.allCases.map { kind in (kind.rawValue, Double(open.filter { $0 == kind }.count)) }
         )
         metrics.counter(
             "waymark_alarms_raised_total",
             "Health alarms raised, by alarm.",
-            Alarm.Kind.allCases.map { (labels: [("alarm", $0.rawValue)], value: Double(health?.raised[$0] ?? 0)) }
+            by: "alarm",
+            Alarm.Kind.allCases.map { ($0.rawValue, Double(health?.raised[$0] ?? 0)) }
         )
     }
 

@@ -12,7 +12,7 @@ import Darwin
 
 /// What the running agent says of itself outside its events: the status file in `[agent] runtime_dir` that
 /// `waymark status` reads, and the metrics textfile of `[metrics] textfile`. Both are replaced atomically
-/// (a temporary file, then a rename), without fsync: they describe the moment, not the record.
+/// (``ReplacedFile``), without fsync: they describe the moment, not the record.
 ///
 /// The status file is rewritten within a second of a change `waymark status` shows (a connection, a pause, a
 /// trip, an alarm, an error), at most once a second, and at once when `waymark status` asks (SIGWINCH): the
@@ -20,8 +20,8 @@ import Darwin
 /// The metrics, the free space and the sinks' backlogs follow `[metrics] interval`; only the metrics wake a
 /// paused agent for it, once per interval.
 final class OperationsOutput {
-    private let statusPath: String
-    private let metricsPath: String?
+    private let statusFile: ReplacedFile
+    private let metricsFile: ReplacedFile?
     private let interval: Duration
     private let settings: Configuration
     private let logger: Logger
@@ -38,7 +38,9 @@ final class OperationsOutput {
     private(set) var statusWrites = 0
     /// Bytes of metrics textfiles written.
     private var metricsBytes: Int64 = 0
-    /// CPU this took (the checks, the status file, the metrics), in nanoseconds of the thread's own time.
+    /// The textfile's text, kept for its storage.
+    private var metrics = MetricsText()
+    /// CPU the status files and the metrics took, in nanoseconds of the thread's own time.
     private var ownCPU: Int64 = 0
 
     /// The calling thread's CPU time (user and system), in nanoseconds.
@@ -59,8 +61,9 @@ final class OperationsOutput {
     static let statusFileName = "status.json"
 
     init(configuration: Configuration, now: MonotonicInstant, logger: Logger) {
-        statusPath = Self.statusPath(configuration)
-        metricsPath = configuration.metrics.textfile
+        statusFile = ReplacedFile(path: Self.statusPath(configuration), mode: 0o640)
+        // Readable by node_exporter, which runs as another user.
+        metricsFile = configuration.metrics.textfile.map { ReplacedFile(path: $0, mode: 0o644) }
         interval = configuration.metrics.interval
         settings = configuration
         self.logger = logger
@@ -79,7 +82,7 @@ final class OperationsOutput {
     /// textfile the metrics' tick. Without one, the periodic checks wake nothing: they run with the first input
     /// after their interval (a fix, a probe of a paused agent, a sink's retry).
     var nextDeadline: MonotonicInstant? {
-        [statusDue, metricsPath == nil ? nil : nextTick].compactMap { $0 }.min()
+        [statusDue, metricsFile == nil ? nil : nextTick].compactMap { $0 }.min()
     }
 
     /// After each input: the periodic checks and the metrics when their interval passed, the status file when
@@ -87,11 +90,9 @@ final class OperationsOutput {
     /// line, until the file can be written again.
     func update(_ core: inout AgentCore, now: MonotonicInstant, wallClock: Timestamp, requested: Bool = false) {
         var reports: [ErrorReport] = []
-        let started = now >= nextTick || statusDue.map { $0 <= now } == true || requested ? Self.threadCPU() : nil
-        defer { if let started { ownCPU += Self.threadCPU() - started } }
         if now >= nextTick {
             core.checkResources(freeSpace: freeSpace(), now: now, wallClock: wallClock)
-            if let metricsPath { reports += writeMetrics(core, to: metricsPath, now: now, wallClock: wallClock) }
+            if let metricsFile { reports += writeMetrics(core, to: metricsFile, now: now, wallClock: wallClock) }
             let missed = (now - nextTick) / interval
             nextTick = nextTick + interval * (Int(missed) + 1)
         }
@@ -110,7 +111,11 @@ final class OperationsOutput {
     /// The agent stops: the status file says so, and the metrics give the final counts.
     func finish(_ core: AgentCore, now: MonotonicInstant, wallClock: Timestamp) {
         _ = writeStatus(core, now: now, wallClock: wallClock, stopped: true)
-        if let metricsPath { _ = writeMetrics(core, to: metricsPath, now: now, wallClock: wallClock) }
+        statusFile.close()
+        if let metricsFile {
+            _ = writeMetrics(core, to: metricsFile, now: now, wallClock: wallClock)
+            metricsFile.close()
+        }
     }
 
     private func writeStatus(
@@ -119,6 +124,8 @@ final class OperationsOutput {
         wallClock: Timestamp,
         stopped: Bool = false
     ) -> [ErrorReport] {
+        let cpuBefore = Self.threadCPU()
+        defer { ownCPU += Self.threadCPU() - cpuBefore }
         lastStatusWrite = now
         var members: [(key: String, value: JSONValue)] = [
             ("version", .string(Agent.release)), ("libgps", .string(LibGPS.apiVersion)),
@@ -135,28 +142,24 @@ final class OperationsOutput {
         JSONValue.object(members).append(to: &bytes)
         bytes.append(UInt8(ascii: "\n"))
         statusWrites += 1
-        return written(
-            bytes,
-            to: statusPath,
-            mode: 0o640,
-            failing: &statusFailing,
-            what: "[agent] runtime_dir status file"
-        )
+        return written(bytes, to: statusFile, failing: &statusFailing, what: "[agent] runtime_dir status file")
     }
 
     private func writeMetrics(
         _ core: AgentCore,
-        to path: String,
+        to file: ReplacedFile,
         now: MonotonicInstant,
         wallClock: Timestamp
     )
         -> [ErrorReport]
     {
-        var metrics = MetricsText()
-        metrics.gauge(
+        let cpuBefore = Self.threadCPU()
+        defer { ownCPU += Self.threadCPU() - cpuBefore }
+        metrics.removeAll()
+        metrics.info(
             "waymark_build_info",
             "The agent's version and the libgps API it was built with; always 1.",
-            [(labels: [("version", Agent.release), ("libgps", LibGPS.apiVersion)], value: 1)]
+            ["version": Agent.release, "libgps": LibGPS.apiVersion]
         )
         metrics.gauge(
             "waymark_start_time_seconds",
@@ -175,32 +178,19 @@ final class OperationsOutput {
         )
         metrics.counter(
             "waymark_operations_cpu_seconds_total",
-            "CPU time of the health checks, the status file and the metrics (this file's writes before this one).",
+            "CPU time of writing the status file and the metrics (this file's writes before this one).",
             Double(ownCPU) / 1e9
         )
         core.writeMetrics(into: &metrics, metricsBytes: metricsBytes, now: now, wallClock: wallClock)
         metricsBytes += Int64(metrics.bytes.count)
-        // Readable by node_exporter, which runs as another user.
-        return written(
-            metrics.bytes,
-            to: path,
-            mode: 0o644,
-            failing: &metricsFailing,
-            what: "[metrics] textfile"
-        )
+        return written(metrics.bytes, to: file, failing: &metricsFailing, what: "[metrics] textfile")
     }
 
-    /// Replaces `path`; on failure, the report to emit when it is new.
-    private func written(
-        _ bytes: [UInt8],
-        to path: String,
-        mode: mode_t,
-        failing: inout Bool,
-        what: String
-    ) -> [ErrorReport] {
+    /// Replaces `file`'s contents; on failure, the report to emit when it is new.
+    private func written(_ bytes: [UInt8], to file: ReplacedFile, failing: inout Bool, what: String) -> [ErrorReport] {
         do {
-            try Self.replace(path, with: bytes, mode: mode)
-            if failing { logger.notice("the \(what) \(path) is written again") }
+            try file.write(bytes)
+            if failing { logger.notice("the \(what) \(file.path) is written again") }
             failing = false
             return []
         } catch {
@@ -208,31 +198,7 @@ final class OperationsOutput {
             failing = true
             let message = "the \(what) cannot be written: \(error); the agent goes on tracking"
             logger.error("\(message)")
-            return [ErrorReport(code: .operationsOutput, message: message, subject: path)]
-        }
-    }
-
-    /// Writes `path` with `mode` through a temporary file of this process beside it, renamed over it; creates the
-    /// directory when it is missing (a runtime directory after a reboot).
-    static func replace(_ path: String, with bytes: [UInt8], mode: mode_t) throws(Files.Failure) {
-        let directory = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)])
-        if !directory.isEmpty, Files.size(directory) == nil { try Files.makeDirectory(directory) }
-        let temporary = "\(path).\(getpid()).tmp"
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode)
-        guard descriptor >= 0 else { throw Files.Failure("create", temporary) }
-        do {
-            defer { close(descriptor) }
-            // The mode as asked, whatever the umask (UMask=0027 in the unit).
-            fchmod(descriptor, mode)
-            try Files.write(bytes, to: descriptor, path: temporary)
-        } catch {
-            unlink(temporary)
-            throw error
-        }
-        guard rename(temporary, path) == 0 else {
-            let failure = Files.Failure("rename \(temporary) to", path)
-            unlink(temporary)
-            throw failure
+            return [ErrorReport(code: .operationsOutput, message: message, subject: file.path)]
         }
     }
 

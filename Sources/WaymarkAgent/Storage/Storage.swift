@@ -48,6 +48,9 @@ final class Storage {
     private(set) var drops: [String: Int]
     /// When a failed commit or delivery is tried again.
     private var retryAt: MonotonicInstant?
+    /// The time of the first committed event after a sink's cursor, as the spool last said it: it changes only
+    /// when the cursor moves or events are dropped to make room.
+    private var firstCommittedAfter: [String: (cursor: UInt64, time: Timestamp)] = [:]
     /// Events kept in memory at most while commits fail; past it the oldest routine ones go.
     static let memoryLimit = 100_000
 
@@ -195,17 +198,27 @@ final class Storage {
         var failing: Bool
     }
 
-    /// Each sink's backlog; reads the spool for the oldest event (one indexed lookup per sink that has one).
+    /// Each sink's backlog; reads the spool for the oldest event of a sink whose cursor moved since the last call
+    /// (one indexed lookup).
     func backlog() -> [Backlog] {
         drivers.map { driver in
+            let name = driver.sink.name
             let cursor = driver.cursor
             var backlog = Backlog(
-                name: driver.sink.name,
+                name: name,
                 unsent: appended - min(cursor, appended),
-                failing: failingSinks.contains(driver.sink.name)
+                failing: failingSinks.contains(name)
             )
             guard backlog.unsent > 0 else { return backlog }
-            let first = cursor < committed ? try? spool.firstTime(after: cursor) : nil
+            var first: Timestamp?
+            if cursor < committed {
+                if let known = firstCommittedAfter[name], known.cursor == cursor {
+                    first = known.time
+                } else if let time = try? spool.firstTime(after: cursor) {
+                    first = time
+                    firstCommittedAfter[name] = (cursor, time)
+                }
+            }
             backlog.oldestUnsent = first ?? pending.events.first { $0.seq > cursor }?.time
             return backlog
         }
@@ -247,6 +260,7 @@ final class Storage {
             }
             bytesCommitted += commit.events.reduce(0) { $0 + Int64($1.line.count) }
             for (kind, count) in drops { self.drops[kind.description, default: 0] += count }
+            if !drops.isEmpty { firstCommittedAfter = [:] }
             var reports: [ErrorReport] = []
             if commitFailing {
                 commitFailing = false

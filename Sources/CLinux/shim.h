@@ -1,0 +1,22 @@
+// The Linux system calls Waymark uses that Swift's Glibc module does not declare (glibc declares them only
+// under _GNU_SOURCE). Nothing to link: they are in libc.
+#ifndef WAYMARK_CLINUX_SHIM_H
+#define WAYMARK_CLINUX_SHIM_H
+
+#include <fcntl.h>
+#include <stdio.h>
+
+/// `O_PATH` (its value on x86 and ARM): a directory opened for the `*at` calls only, which needs no read
+/// permission on it.
+#define WAYMARK_O_PATH 010000000
+
+int renameat2(int olddirfd, const char *oldpath, int newdirfd, const char *newpath, unsigned int flags);
+
+/// Swaps the files `first` and `second` of `directory` (a descriptor) atomically: `renameat2` with
+/// `RENAME_EXCHANGE` (Linux 3.15 on; ext4, tmpfs, btrfs, xfs, f2fs), after which each name holds the other's
+/// inode. 0 on success, else -1 and `errno` (EINVAL where the file system cannot, ENOENT when either is missing).
+static inline int waymark_exchange(int directory, const char *first, const char *second) {
+    return renameat2(directory, first, directory, second, 1 << 1);
+}
+
+#endif
