@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # What `waymark run` costs next to the least a gpsd client does: ONE real gpsd replays a receiver log to each
-# client in turn, and GNU time measures the client's CPU (user+sys), peak RSS, voluntary context switches and
-# file-system output. The clients:
+# client in turn, and wait4 (scripts/bench/rusage.py) gives the client's CPU (user+sys), peak RSS, voluntary
+# context switches and file-system output. The clients:
 #   waymark   `waymark run --print`, default configuration (spool, deferral, file sink) in a fresh state
 #             directory, events to a file: the board's static build (scripts/build-release.sh)
 #   c         a minimal C libgps loop that writes time, lat, lon per TPV (scripts/bench/minimal-client.c,
@@ -68,9 +68,9 @@ fi
 [[ $copies =~ ^[1-9][0-9]*$ ]] || die "-k $copies: expected a positive number of copies"
 
 scripts/install-deps.sh --bench >/dev/null
-for tool in /usr/sbin/gpsd gpspipe socat /usr/bin/time /usr/bin/python3 cc swift; do
+for tool in /usr/sbin/gpsd gpspipe socat /usr/bin/python3 cc swift; do
     command -v "$tool" >/dev/null ||
-        die "$tool not found: run scripts/install-deps.sh --bench (Debian: gpsd gpsd-clients python3-gps socat time gcc)"
+        die "$tool not found: run scripts/install-deps.sh --bench (Debian: gpsd gpsd-clients python3-gps socat gcc)"
 done
 /usr/bin/python3 -c 'import gps' 2>/dev/null || die "python3-gps is not installed: run scripts/install-deps.sh --bench"
 
@@ -81,7 +81,7 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/bench-live.XXXXXX")
 pids=() # every process this script started, killed by id on exit
 
 # Kills a process and everything below it, children first, by id (socat's SYSTEM address runs its command
-# through system(), two levels down, and GNU time waits for its client).
+# through system(), two levels down, and rusage.py waits for its client).
 kill_tree() {
     local child
     for child in $(pgrep -P "$1" 2>/dev/null); do kill_tree "$child"; done
@@ -107,7 +107,7 @@ free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",
 now_us() { local t=$EPOCHREALTIME; echo $((${t/./} + 0)); }
 # Whether something listens on 127.0.0.1:PORT, without connecting (socat serves its first connection only).
 listening() { grep -q "0100007F:$(printf '%04X' "$1") 00000000:0000 0A" /proc/net/tcp; }
-# The pid of the program GNU time runs (time ignores SIGINT itself while it waits).
+# The pid of the program rusage.py runs (it ignores SIGINT itself while it waits).
 child_of() {
     local child=""
     for _ in $(seq 100); do
@@ -161,7 +161,7 @@ else
     timeout=${TIMEOUT:-$((60 + 30 * copies))}
 fi
 
-# One phase of one client: gpsd on a socat source running SOURCE_COMMAND and the client under GNU time, until
+# One phase of one client: gpsd on a socat source running SOURCE_COMMAND and the client under rusage.py, until
 # the client's end of the replay or, when WALL_LIMIT_US is given, for that many microseconds.
 # Writes $dir/{out,err,time,wall_us}.
 run_phase() {
@@ -191,13 +191,17 @@ run_phase() {
     esac
     started=$(now_us)
     # A non-interactive shell starts background jobs with SIGINT ignored; the clients get the default back.
-    env --default-signal=INT /usr/bin/time -v -o "$dir/time" "${command[@]}" >"$dir/out" 2>"$dir/err" &
+    env --default-signal=INT /usr/bin/python3 scripts/bench/rusage.py "$dir/time" "${command[@]}" \
+        >"$dir/out" 2>"$dir/err" &
     time_pid=$!
     pids+=("$time_pid")
     pid=$(child_of "$time_pid")
     [ -n "$pid" ] || die "$client did not start: $(cat "$dir/err" "$dir/time" 2>/dev/null)"
+    local hwm=0 key value unit
     while :; do
         elapsed_us=$(($(now_us) - started))
+        # Its peak RSS: wait4's maximum would count the Python that forked it, before its exec.
+        while read -r key value unit; do [ "$key" = VmHWM: ] && hwm=$value; done 2>/dev/null <"/proc/$pid/status" || true
         if [ -n "$wall_limit_us" ]; then
             [ "$elapsed_us" -lt "$wall_limit_us" ] || break
             kill -0 "$pid" 2>/dev/null || die "$client exited while idle: $(tail -n 5 "$dir/err")"
@@ -222,6 +226,7 @@ run_phase() {
     for _ in $(seq 200); do kill -0 "$time_pid" 2>/dev/null || break; sleep 0.05; done
     kill -0 "$time_pid" 2>/dev/null && die "$client did not stop within 10 s of SIGINT"
     echo "$elapsed_us" >"$dir/wall_us"
+    echo "$hwm" >"$dir/hwm_kb"
     stop_all
 }
 
@@ -233,12 +238,9 @@ judged() {
         $1 ~ /^(stale|out_of_order|repeated_epoch|time_jump|inaccurate|paused|filtered_[a-z_]+)$/ { n += $2 }
         END { print n + 0 }'
 }
-# client, phase, cpu_s, rss_kb, voluntary switches, file-system output bytes, from a GNU time -v report.
-time_figures() {
-    awk -F': ' '/User time/ {u=$2} /System time/ {s=$2} /Maximum resident/ {r=$2}
-        /Voluntary context switches/ {v=$2} /File system outputs/ {o=$2}
-        END {printf "%.3f\t%d\t%d\t%d\n", u + s, r, v, o * 512}' "$1"
-}
+# cpu_s, rss_kb, voluntary switches, file-system output bytes of a phase in DIR: rusage.py's line, and the
+# peak RSS seen while it ran.
+time_figures() { awk -v hwm="$(cat "$1/hwm_kb")" '{printf "%.6f\t%d\t%d\t%d\n", $1 + $2, hwm, $4, $6 * 512}' "$1/time"; }
 
 clients=(waymark c gpspipe python)
 results="$work/results.tsv"
@@ -271,12 +273,12 @@ for round in $(seq "$rounds"); do
             fi
             tpv=$count
         fi
-        printf '%s\treplay\t%s\t%s\t%s\t@TPV@\t%s\n' "$round" "$client" "$(time_figures "$dir/replay/time")" \
+        printf '%s\treplay\t%s\t%s\t%s\t@TPV@\t%s\n' "$round" "$client" "$(time_figures "$dir/replay")" \
             "$wall_us" "${commits:-0}" >>"$work/round.tsv"
         if [ "$speedup" -eq 0 ]; then
             # A receiver that is connected and silent; the shell ends by itself if anything outlives the script.
             run_phase "$dir/idle" "$client" "exec sleep $((wall_us / 1000000 + 60))" "$wall_us"
-            printf '%s\tidle\t%s\t%s\t%s\t@TPV@\t0\n' "$round" "$client" "$(time_figures "$dir/idle/time")" \
+            printf '%s\tidle\t%s\t%s\t%s\t@TPV@\t0\n' "$round" "$client" "$(time_figures "$dir/idle")" \
                 "$wall_us" >>"$work/round.tsv"
         fi
         summary+=" $client $((wall_us / 1000)) ms"
@@ -322,29 +324,47 @@ for client in labels:
         written=med([float(r["written"]) / 1e6 for r in replay]),
         commits=med([per_tpv(r, "commits") for r in replay]),
     )
+def paired(client, peer, value):
+    """waymark's figure over the peer's, round by round (the two ran back to back): min, median, max."""
+    mine = {r["round"]: r for r in rows_of(client, "replay")}
+    theirs = {r["round"]: r for r in rows_of(peer, "replay")}
+    ratios = sorted(value(mine[k]) / value(theirs[k]) for k in mine if k in theirs and value(theirs[k]) > 0)
+    return (ratios[0], statistics.median(ratios), ratios[-1]) if ratios else None
+
+def marginal_of(client):
+    idle = {r["round"]: float(r["cpu_s"]) for r in rows_of(client, "idle")}
+    return lambda r: float(r["cpu_s"]) - idle[r["round"]]
+
+for client in labels:
+    figures[client]["idle"] = med([float(r["cpu_s"]) for r in rows_of(client, "idle")]) if not paced else None
 tpv = med([float(r["tpv"]) for r in rows])
 print(f"log {log} x {copies}, fed {pace}: median of {rounds} rounds, {tpv:.0f} TPVs a replay, each client in turn")
 print()
-header = f"{'':<22}{'CPU s':>8}{'us/TPV':>9}" + ("" if paced else f"{'marginal':>10}") + \
+header = f"{'':<22}{'CPU s':>8}{'us/TPV':>9}" + ("" if paced else f"{'idle s':>8}{'marginal':>10}") + \
     f"{'peak RSS MB':>13}{'vol. sw./TPV':>14}{'written MB':>12}"
 print(header)
 for client, label in labels.items():
     f = figures[client]
     line = f"{label:<22}{f['cpu']:>8.3f}{f['us']:>9.2f}"
     if not paced:
-        line += f"{f['marginal']:>10.2f}"
+        line += f"{f['idle']:>8.3f}{f['marginal']:>10.2f}"
     line += f"{f['rss']:>13.1f}{f['switches']:>14.3f}{f['written']:>12.2f}"
     print(line)
 print()
 w = figures["waymark"]
+span = lambda t: f"{t[1]:.2f}x ({t[0]:.2f} to {t[2]:.2f})" if t else "n/a"
+print("waymark against each peer, round by round (median, and min to max over the rounds):")
 for peer in ("c", "gpspipe", "python"):
-    p = figures[peer]
-    text = f"waymark / {labels[peer]}: CPU per TPV {w['us'] / p['us']:.2f}x"
-    if not paced and p["marginal"] and p["marginal"] > 0:
-        text += f", marginal {w['marginal'] / p['marginal']:.2f}x"
+    text = f"  / {labels[peer]}: CPU {span(paired('waymark', peer, lambda r: float(r['cpu_s'])))}"
+    if not paced:
+        w_marginal, p_marginal = marginal_of("waymark"), marginal_of(peer)
+        mine = {r["round"]: r for r in rows_of("waymark", "replay")}
+        ratios = sorted(w_marginal(mine[r["round"]]) / p_marginal(r) for r in rows_of(peer, "replay")
+                        if r["round"] in mine and p_marginal(r) > 0)
+        text += f", marginal {span((ratios[0], statistics.median(ratios), ratios[-1]) if ratios else None)}"
     print(text)
 c = figures["c"]
 print(f"waymark's voluntary switches per TPV {w['switches']:.3f} against the C loop's {c['switches']:.3f} "
-      f"plus one per spool commit ({w['commits']:.3f} commits per TPV): "
+      f"plus one per spool commit ({w['commits']:.4f} commits per TPV): "
       f"{w['switches'] - c['switches'] - w['commits']:+.3f}")
 PYTHON

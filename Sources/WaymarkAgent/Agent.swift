@@ -187,3 +187,21 @@ public enum Agent {
         signal(SIGPIPE, SIG_IGN)
     }
 }
+
+// The service group names each service with "\(service)": without a description of its own, that is a
+// reflection of the whole value, and the runtime's searches for its conformances, at every start.
+extension LocationService: CustomStringConvertible {
+    public var description: String { "LocationService" }
+}
+
+extension RegionFileService: CustomStringConvertible {
+    var description: String { "RegionFileService" }
+}
+
+extension ControlSignalService: CustomStringConvertible {
+    var description: String { "ControlSignalService" }
+}
+
+extension ConfigurationReloadService: CustomStringConvertible {
+    var description: String { "ConfigurationReloadService" }
+}

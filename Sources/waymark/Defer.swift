@@ -11,6 +11,7 @@ extension Waymark {
     /// `waymark defer off|on`: Core Location's `disallowDeferredLocationUpdates` on a running agent.
     struct Defer: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "defer",
             abstract: "End or resume the deferral of events on the running agent.",
             discussion: """
                 off ends the open deferral window at once (one deferred_finished event, reason disabled) and hands \

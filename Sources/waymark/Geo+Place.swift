@@ -5,6 +5,7 @@ import WaymarkCore
 extension Waymark.Geo {
     struct Place: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "place",
             abstract: "The place of a point, offline: an operator's site, or the nearest populated place.",
             discussion: """
                 Prints where LAT LON is: "at SITE" or "200 m from SITE" for a region of [regions] file with a \

@@ -12,6 +12,7 @@ extension Waymark {
     /// agent computes.
     struct Geo: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "geo",
             abstract: "Geodesy on the WGS84 ellipsoid, the earth's magnetic field, and the places of points.",
             subcommands: [Distance.self, Declination.self, Place.self]
         )
@@ -21,6 +22,7 @@ extension Waymark {
 extension Waymark.Geo {
     struct Distance: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "distance",
             abstract: "The shortest path between two points: its length and its azimuths at both ends.",
             discussion: """
                 Prints one JSON object: distance_m in metres (to the millimetre), initial_azimuth and \
@@ -106,6 +108,7 @@ extension Waymark.Geo {
 extension Waymark.Geo {
     struct Declination: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "declination",
             abstract: "The earth's magnetic field at a place and date, from the World Magnetic Model 2025.",
             discussion: """
                 Prints one JSON object: declination (degrees east of true north; true heading = magnetic \

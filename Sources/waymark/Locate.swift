@@ -5,6 +5,7 @@ import WaymarkCore
 extension Waymark {
     struct Locate: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "locate",
             abstract: "Get the current location once, as Core Location's requestLocation does.",
             discussion: """
                 Watches gpsd and keeps the most accurate valid, fresh fix. Stops as soon as a fix meets \

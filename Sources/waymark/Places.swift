@@ -6,6 +6,7 @@ extension Waymark {
     /// `waymark places`: the gazetteer file, built and checked.
     struct Places: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "places",
             abstract: "Build or check the gazetteer file that names places offline.",
             subcommands: [Build.self, Check.self]
         )
@@ -15,6 +16,7 @@ extension Waymark {
 extension Waymark.Places {
     struct Build: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "build",
             abstract: "Build the gazetteer file from GeoNames' populated places and country names.",
             discussion: """
                 CITIES is the tab-separated list of data/places/cities1000.tsv.gz, decompressed (- reads it \
@@ -46,6 +48,7 @@ extension Waymark.Places {
 
     struct Check: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "check",
             abstract: "Check a gazetteer file: its format, size, checksum and structure.",
             discussion: "Prints the number of places and the size; a file that cannot be used is one line, exit 1."
         )

@@ -5,6 +5,7 @@ import WaymarkCore
 extension Waymark.Regions {
     struct Add: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "add",
             abstract: "Add a region to the region file, or replace the region with its id.",
             discussion: """
                 A circle: waymark regions add ID --lat DEGREES --lon DEGREES --radius METRES [--name NAME] \
@@ -161,6 +162,7 @@ extension Waymark.Regions {
 extension Waymark.Regions {
     struct Remove: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "remove",
             abstract: "Remove regions from the region file.",
             discussion: """
                 Prints "removed" and each id. An id the file does not have: its name on stderr, exit 2, and \
@@ -190,6 +192,7 @@ extension Waymark.Regions {
 extension Waymark.Regions {
     struct Import: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "import",
             abstract: "Merge the regions of a GeoJSON FeatureCollection into the region file.",
             discussion: """
                 Each feature is added, or replaces the region with its id; the others stay. Each feature's \

@@ -5,6 +5,7 @@ import WaymarkCore
 extension Waymark.Regions {
     struct List: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "list",
             abstract: "List the regions of the region file.",
             discussion: """
                 One line per region, in the file's order, under a header: ID; KIND, circle or polygon; SIZE, a \
@@ -96,6 +97,7 @@ extension Waymark.Regions {
 extension Waymark.Regions {
     struct State: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "state",
             abstract: "Show the regions' states as the running agent last saved them.",
             discussion: """
                 Reads the states the agent saved in its spool (spool.sqlite in the configuration's [agent] \

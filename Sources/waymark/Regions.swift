@@ -6,6 +6,7 @@ extension Waymark {
     /// ``RegionFileEditor``.
     struct Regions: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "regions",
             abstract: "List, add, remove and import monitored regions; show their saved states.",
             discussion: """
                 The region file is the GeoJSON FeatureCollection that [regions] file names in the configuration \

@@ -6,6 +6,7 @@ import WaymarkGPSD
 extension Waymark {
     struct Replay: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "replay",
             abstract: "Replay a recorded drive through the pipeline on a simulated clock.",
             discussion: """
                 FILE is a gpsd JSON capture (what `gpspipe -w` writes) or a GPX 1.1 file (trkpt, rtept, wpt \

@@ -5,6 +5,7 @@ import WaymarkCore
 extension Waymark {
     struct Run: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "run",
             abstract: "Run the agent: watch gpsd and emit events until SIGTERM or SIGINT.",
             discussion: """
                 gpsd being down, restarting, or having no receiver is not fatal: the agent reports it as an \

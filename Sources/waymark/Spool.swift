@@ -7,6 +7,7 @@ extension Waymark {
     /// `waymark spool`: what the durable spool holds, and exports of it for fleet review.
     struct Spool: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "spool",
             abstract: "Show what the spool holds, or export its events for fleet review.",
             discussion: """
                 The spool is [agent] state_dir/spool.sqlite of the configuration (--config FILE, default \
@@ -20,6 +21,7 @@ extension Waymark {
 extension Waymark.Spool {
     struct Stats: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "stats",
             abstract: "Print one JSON object: events, bytes, the oldest event each sink has not confirmed, drops."
         )
 
@@ -38,6 +40,7 @@ extension Waymark.Spool {
 
     struct Export: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "export",
             abstract: "Write the spool's events to stdout as JSON Lines, GPX, GeoJSON or CSV.",
             discussion: """
                 gpx writes the location events as one track, split into segments where the fix was lost; \

@@ -5,6 +5,7 @@ extension Waymark {
     /// `waymark status`: is this board tracking right now, and if not, why.
     struct Status: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "status",
             abstract: "Show what the running agent is doing now.",
             discussion: """
                 Reads the status file in [agent] runtime_dir (default /run/waymark), after asking the agent to \

@@ -7,6 +7,7 @@ extension Waymark {
     /// `waymark trips`: the trips the agent recorded.
     struct Trips: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "trips",
             abstract: "List the trips the agent recorded.",
             subcommands: [List.self]
         )
@@ -16,6 +17,7 @@ extension Waymark {
 extension Waymark.Trips {
     struct List: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "list",
             abstract: "Print the trips in the spool, oldest first: one line each, or their trip events as JSON Lines.",
             discussion: """
                 Columns: start and end (UTC), distance in km, duration, stops, why the trip ended (stationary, \

@@ -51,7 +51,7 @@ int main(int argc, char **argv) {
                    data.fix.latitude, data.fix.longitude);
             fixes++;
         }
-        if ((data.set & DEVICE_SET) && strstr(message, "\"activated\":0") != NULL) break;
+        if (strncmp(message, "{\"class\":\"DEVICE\"", 17) == 0 && strstr(message, "\"activated\":0") != NULL) break;
     }
     gps_close(&data);
     fflush(stdout);

@@ -23,10 +23,11 @@ def main():
             messages += 1
             if session.response.startswith('{"class":"TPV"'):
                 tpvs += 1
-                if (session.valid & gps.TIME_SET) and (session.valid & gps.LATLON_SET) and session.fix.mode >= 2:
+                # gps 3.22 clears TIME_SET again while it unpacks a TPV: the time is there when utc is.
+                if session.utc and (session.valid & gps.LATLON_SET) and session.fix.mode >= 2:
                     out.write(f"{session.fix.time} {session.fix.latitude:.9f} {session.fix.longitude:.9f}\n")
                     fixes += 1
-            elif (session.valid & gps.DEVICE_SET) and '"activated":0' in session.response:
+            elif session.response.startswith('{"class":"DEVICE"') and '"activated":0' in session.response:
                 break
     except KeyboardInterrupt:
         pass

@@ -46,7 +46,7 @@ final class GPSDData {
     /// Decodes the message `gps_read` just read into ``message``.
     func decodeLastRead() -> GPSDMessage {
         let raw = UnsafeRawBufferPointer(message)
-        let length = raw.firstIndex(of: 0) ?? raw.count
+        let length = strnlen(message.baseAddress!, message.count)
         let line = UnsafeBufferPointer(rebasing: raw.bindMemory(to: UInt8.self)[..<length])
         guard JSONLine.isComplete(line) else { return .unparsable }
         return decode(line)

@@ -8,28 +8,32 @@ enum JSONLine {
 
     /// True when `line` is a sequence of complete JSON objects: balanced braces and brackets outside
     /// strings, terminated strings, nothing but whitespace after the last `}`.
+    ///
+    /// It runs on every message before libgps does: the bytes of each string, keys included, are passed over in
+    /// a loop of their own that looks only for its end, an escape and a control byte.
     static func isComplete(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let bytes = line.baseAddress else { return false }
+        let count = line.count
         var depth = 0
-        var inString = false
-        var escaped = false
         var sawObject = false
-        for byte in line {
-            if inString {
-                if escaped {
-                    escaped = false
-                } else if byte == UInt8(ascii: "\\") {
-                    escaped = true
-                } else if byte == UInt8(ascii: "\"") {
-                    inString = false
-                } else if byte < 0x20 {
-                    return false
-                }
-                continue
-            }
+        var index = 0
+        while index < count {
+            let byte = bytes[index]
+            index += 1
             switch byte {
             case UInt8(ascii: "\""):
                 guard depth > 0 else { return false }
-                inString = true
+                while true {
+                    guard index < count else { return false }
+                    let inner = bytes[index]
+                    index += 1
+                    if inner == UInt8(ascii: "\"") { break }
+                    if inner == UInt8(ascii: "\\") {
+                        index += 1  // the escaped byte, whatever it is
+                    } else if inner < 0x20 {
+                        return false
+                    }
+                }
             case UInt8(ascii: "{"), UInt8(ascii: "["):
                 if depth == 0 && byte != UInt8(ascii: "{") { return false }
                 depth += 1
@@ -43,7 +47,7 @@ enum JSONLine {
                 guard depth > 0 else { return false }
             }
         }
-        return sawObject && depth == 0 && !inString
+        return sawObject && depth == 0
     }
 
     /// The value of the first `"class":"…"` member, which gpsd always writes first.
