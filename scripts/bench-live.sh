@@ -104,7 +104,7 @@ cc -O2 -o "$work/minimal-client" scripts/bench/minimal-client.c -lgps || die "ca
 
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 # Microseconds since the epoch, without starting a process (the polling must not steal the clients' CPU).
-now_us() { local t=$EPOCHREALTIME; echo $((${t/./} + 0)); }
+now_us() { local t=${EPOCHREALTIME//[!0-9]/}; echo $((10#$t)); }
 # Whether something listens on 127.0.0.1:PORT, without connecting (socat serves its first connection only).
 listening() { grep -q "0100007F:$(printf '%04X' "$1") 00000000:0000 0A" /proc/net/tcp; }
 # The pid of the program rusage.py runs (it ignores SIGINT itself while it waits).
@@ -249,30 +249,32 @@ gpsd_version=$(/usr/sbin/gpsd -V 2>&1 | awk '{print $2}')
 echo "log: $log x $copies ($feed_lines lines, $pace), $rounds rounds; gpsd $gpsd_version" >&2
 for round in $(seq "$rounds"); do
     tpv=""
+    counts=()
     summary="round $round:"
     for index in "${!clients[@]}"; do
         client=${clients[$(((index + round - 1) % ${#clients[@]}))]}
         dir="$work/round$round/$client"
         run_phase "$dir/replay" "$client" "sleep 1; $feed" ""
         wall_us=$(cat "$dir/replay/wall_us")
-        case $client in
-        gpspipe) count=$(grep -c '"class":"TPV"' "$dir/replay/out" || true) ;;
-        c | python) count=$(sed -n 's/.* \([0-9]*\) tpvs.*/\1/p' "$dir/replay/err" | tail -n 1) ;;
-        waymark) count="" ;;
-        esac
         commits=0
-        if [ "$client" = waymark ]; then
-            counters=$(grep -o 'counters=[^[]*' "$dir/replay/err" | tail -n 1 | sed 's/^counters=//')
+        case $client in
+        gpspipe)
+            # gpspipe relays gpsd's lines as they come: its count is the round's TPVs.
+            tpv=$(grep -c '"class":"TPV"' "$dir/replay/out" || true)
+            capture="$dir/replay/out"
+            ;;
+        c | python)
+            count=$(sed -n 's/.* \([0-9]*\) tpvs.*/\1/p' "$dir/replay/err" | tail -n 1)
+            [ -n "$count" ] || die "round $round: $client read no TPV: $(tail -n 3 "$dir/replay/err")"
+            counts+=("$client $count")
+            ;;
+        waymark)
+            counters=$(grep -o 'counters=[^[]*' "$dir/replay/err" | tail -n 1 | sed 's/^counters=//' || true)
+            [ -n "$counters" ] || die "round $round: waymark said no counters: $(tail -n 3 "$dir/replay/err")"
             commits=$(tr ' ' '\n' <<<"$counters" | sed -n 's/^spool_commits=//p')
             judged_live=$(judged <<<"$counters")
-        fi
-        [ "$client" = gpspipe ] && capture="$dir/replay/out"
-        if [ -n "$count" ]; then
-            if [ -n "$tpv" ] && [ "$count" != "$tpv" ]; then
-                echo "round $round: WARNING $client read $count TPVs, another client $tpv" >&2
-            fi
-            tpv=$count
-        fi
+            ;;
+        esac
         printf '%s\treplay\t%s\t%s\t%s\t@TPV@\t%s\n' "$round" "$client" "$(time_figures "$dir/replay")" \
             "$wall_us" "${commits:-0}" >>"$work/round.tsv"
         if [ "$speedup" -eq 0 ]; then
@@ -283,11 +285,15 @@ for round in $(seq "$rounds"); do
         fi
         summary+=" $client $((wall_us / 1000)) ms"
     done
-    [ -n "$tpv" ] && [ "$tpv" -gt 0 ] || die "round $round: no client saw a TPV"
+    [ -n "$tpv" ] && [ "$tpv" -gt 0 ] || die "round $round: gpspipe saw no TPV"
+    for entry in "${counts[@]}"; do
+        [ "${entry#* }" = "$tpv" ] ||
+            echo "round $round: WARNING ${entry% *} read ${entry#* } TPVs, gpspipe $tpv (gpsd dropped some for it)" >&2
+    done
     # Every row of the round gets the round's TPV count (the same feed to each client).
     sed "s/@TPV@/$tpv/" "$work/round.tsv" >>"$results"
     rm "$work/round.tsv"
-    expected=$("$waymark" replay "$capture" 2>&1 >/dev/null | tail -n 1 | sed 's/^.*: //' | judged)
+    expected=$({ "$waymark" replay "$capture" 2>&1 >/dev/null || true; } | tail -n 1 | sed 's/^.*: //' | judged)
     if [ "$judged_live" != "$expected" ]; then
         echo "round $round: WARNING waymark judged $judged_live messages live, $expected in the replay of" \
             "gpspipe's capture: it did not keep up and gpsd dropped messages for it" >&2
@@ -325,7 +331,7 @@ for client in labels:
         commits=med([per_tpv(r, "commits") for r in replay]),
     )
 def paired(client, peer, value):
-    """waymark's figure over the peer's, round by round (the two ran back to back): min, median, max."""
+    """waymark's figure over the peer's, round by round (the two ran in the same round): min, median, max."""
     mine = {r["round"]: r for r in rows_of(client, "replay")}
     theirs = {r["round"]: r for r in rows_of(peer, "replay")}
     ratios = sorted(value(mine[k]) / value(theirs[k]) for k in mine if k in theirs and value(theirs[k]) > 0)

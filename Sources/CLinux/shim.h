@@ -6,9 +6,13 @@
 #include <fcntl.h>
 #include <stdio.h>
 
-/// `O_PATH` (its value on x86 and ARM): a directory opened for the `*at` calls only, which needs no read
-/// permission on it.
+/// `O_PATH`: a directory opened for the `*at` calls only, which needs no read permission on it. glibc's own
+/// name for it is there without _GNU_SOURCE; its value on x86 and ARM otherwise.
+#ifdef __O_PATH
+#define WAYMARK_O_PATH __O_PATH
+#else
 #define WAYMARK_O_PATH 010000000
+#endif
 
 int renameat2(int olddirfd, const char *oldpath, int newdirfd, const char *newpath, unsigned int flags);
 

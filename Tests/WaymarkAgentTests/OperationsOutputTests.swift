@@ -92,6 +92,45 @@ import WaymarkTestSupport
         #expect(try contents(path) == "fifth\n")
     }
 
+    @Test("a replaced file shared: a second writer renames files of its own; a file replaced by someone is noticed")
+    func replacedFileShared() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("waymark.prom").path
+        func contents() throws -> String { try String(contentsOfFile: path, encoding: .utf8) }
+
+        // Two agents on one runtime directory: the first holds the spare, the second writes around it.
+        let first = ReplacedFile(path: path, mode: 0o644)
+        let second = ReplacedFile(path: path, mode: 0o644)
+        for round in 1...3 {
+            try first.write(Array("first \(round)\n".utf8))
+            #expect(try contents() == "first \(round)\n")
+            try second.write(Array("second \(round), longer\n".utf8))
+            #expect(try contents() == "second \(round), longer\n")
+        }
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted() == [
+                "waymark.prom", "waymark.prom.spare",
+            ],
+            "no temporary file left"
+        )
+        first.close()
+        second.close()
+
+        // Someone else replaces the file (mv): its inode is never written where it is the file.
+        let file = ReplacedFile(path: path, mode: 0o644)
+        try file.write(Array("ours 1\n".utf8))
+        try file.write(Array("ours 2\n".utf8))
+        try "theirs\n".write(toFile: path + ".new", atomically: false, encoding: .utf8)
+        #expect(rename(path + ".new", path) == 0)
+        for round in 3...5 {
+            try file.write(Array("ours \(round)\n".utf8))
+            #expect(try contents() == "ours \(round)\n")
+        }
+        file.close()
+        #expect(try contents() == "ours 5\n")
+    }
+
     @Test("JSONValue: read, changed and written back in the same member order")
     func jsonTree() throws {
         let text = #"{"b":1,"a":[true,null,"x\"y"],"c":{"d":2.5}}"#

@@ -45,13 +45,17 @@ int main(int argc, char **argv) {
         }
         if (gps_read(&data, message, sizeof message) == -1) break;
         messages++;
-        if (strncmp(message, "{\"class\":\"TPV\"", 14) == 0) tpvs++;
+        // `set` keeps a TPV's bits through the messages after it: only a TPV is a fix.
+        if (strncmp(message, "{\"class\":\"TPV\"", 14) != 0) {
+            if (strncmp(message, "{\"class\":\"DEVICE\"", 17) == 0 && strstr(message, "\"activated\":0") != NULL) break;
+            continue;
+        }
+        tpvs++;
         if ((data.set & TIME_SET) && (data.set & LATLON_SET) && data.fix.mode >= MODE_2D) {
             printf("%lld.%09ld %.9f %.9f\n", (long long)data.fix.time.tv_sec, data.fix.time.tv_nsec,
                    data.fix.latitude, data.fix.longitude);
             fixes++;
         }
-        if (strncmp(message, "{\"class\":\"DEVICE\"", 17) == 0 && strstr(message, "\"activated\":0") != NULL) break;
     }
     gps_close(&data);
     fflush(stdout);

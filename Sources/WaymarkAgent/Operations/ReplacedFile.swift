@@ -8,19 +8,22 @@ import Darwin
 #endif
 
 /// A file the agent rewrites again and again (the status file, the metrics textfile), each time atomically: a
-/// reader sees the old contents or the new, never part of either, and never no file.
+/// reader that opens it gets the old contents or the new, never part of either, and never no file.
 ///
 /// The new contents go into a spare file beside it (its name and `.spare`), which then changes places with it
 /// (`renameat2` with `RENAME_EXCHANGE`): the spare name now holds the old contents, and is the next write's
 /// spare. The two files keep their inodes, pages and descriptors, and their directory stays open, so a rewrite
 /// is a write (and a truncate when shorter) and the exchange of two names in that directory: nothing created,
 /// opened, freed or looked up from `/`, which on a tmpfs was most of a rewrite's cost. A reader that opened the
-/// file just before an exchange reads the old contents, which stay as they are until the next rewrite (a second
-/// later at the soonest).
+/// file before an exchange reads the old contents, which stay as they are until the write after it (a status
+/// file comes at most once a second, or when `waymark status` asks; the metrics once an interval).
 ///
-/// Where the exchange is not possible (a file system without it, the file removed by someone else), the spare is
-/// renamed over the file, and the next write makes a new spare. A failed write starts again from nothing once
-/// (the directory made when it is missing) before it reports the failure.
+/// Only this writer touches its two files: both are locked (`flock`), and before each write the spare name is
+/// checked to still hold its spare. A second process writing the same path (two agents sharing a runtime
+/// directory) finds the spare locked and writes a temporary file of its own, renamed over the file, each time;
+/// a file replaced by someone else (`mv`, an editor) is noticed at the next write, which starts again. Where
+/// the exchange is not possible (a file system without it), the spare is renamed over the file instead. A
+/// failed write starts again from nothing once (the directory made when it is missing) before it reports.
 final class ReplacedFile {
     let path: String
     private let directoryPath: String
@@ -29,10 +32,20 @@ final class ReplacedFile {
     private let mode: mode_t
     /// The open directory.
     private var directory: Int32 = -1
-    /// The open spare, and its length.
-    private var spare: (descriptor: Int32, length: Int) = (-1, 0)
-    /// The open file at `path`, when this wrote it, and its length.
-    private var current: (descriptor: Int32, length: Int) = (-1, 0)
+    /// The open spare, at `spareName`.
+    private var spare: Handle?
+    /// The open file at `name`, when this wrote it.
+    private var current: Handle?
+    /// Another process holds the spare: each write is a temporary file of this process, renamed.
+    private var sharing = false
+
+    /// An open file of the two: its descriptor, its length, and which file it is.
+    private struct Handle {
+        var descriptor: Int32
+        var length: Int
+        var device: UInt64
+        var inode: UInt64
+    }
 
     /// `mode` applies whatever the umask (UMask=0027 in the unit).
     init(path: String, mode: mode_t) {
@@ -58,60 +71,122 @@ final class ReplacedFile {
 
     /// Closes the descriptors and removes the spare; the file stays. The next write starts again.
     func close() {
-        if spare.descriptor >= 0 {
-            unlinkat(directory, spareName, 0)
-            closeDescriptor(spare.descriptor)
-        }
-        if current.descriptor >= 0 { closeDescriptor(current.descriptor) }
+        if let spare, holds(spareName, spare) { unlinkat(directory, spareName, 0) }
+        closeHandles()
         if directory >= 0 { closeDescriptor(directory) }
-        spare = (-1, 0)
-        current = (-1, 0)
         directory = -1
+        sharing = false
     }
 
     private func replace(with bytes: [UInt8]) throws(Files.Failure) {
-        if spare.descriptor < 0 { spare = (try openSpare(), Int.max) }
+        try openDirectory()
+        if !sharing, spare.map({ !holds(spareName, $0) }) ?? true {
+            // First, after a rename, or someone else moved the names: from the spare name as it is now.
+            if spare != nil { closeHandles() }
+            spare = try openSpare()
+            sharing = spare == nil
+        }
+        guard var written = spare else { return try replaceThroughTemporaryFile(with: bytes) }
+        try overwrite(&written, with: bytes)
+        if let current {
+            if exchange() {
+                spare = current
+                self.current = written
+                return
+            }
+            closeDescriptor(current.descriptor)
+            self.current = nil
+        }
+        guard renameat(directory, spareName, directory, name) == 0 else {
+            throw Files.Failure("rename \(directoryPath)/\(spareName) to", path)
+        }
+        current = written
+        spare = nil
+    }
+
+    private func overwrite(_ file: inout Handle, with bytes: [UInt8]) throws(Files.Failure) {
         var offset = 0
         while offset < bytes.count {
             let written = bytes.withUnsafeBytes {
-                pwrite(spare.descriptor, $0.baseAddress! + offset, $0.count - offset, off_t(offset))
+                pwrite(file.descriptor, $0.baseAddress! + offset, $0.count - offset, off_t(offset))
             }
             if written < 0 && errno == EINTR { continue }
             guard written > 0 else { throw Files.Failure("write", "\(directoryPath)/\(spareName)") }
             offset += written
         }
         // Only a shorter text leaves old bytes behind.
-        if bytes.count < spare.length {
-            guard ftruncate(spare.descriptor, off_t(bytes.count)) == 0 else {
+        if bytes.count < file.length {
+            guard ftruncate(file.descriptor, off_t(bytes.count)) == 0 else {
                 throw Files.Failure("truncate", "\(directoryPath)/\(spareName)")
             }
         }
-        spare.length = bytes.count
-        if current.descriptor >= 0 {
-            if exchange() {
-                swap(&spare, &current)
-                return
-            }
-            closeDescriptor(current.descriptor)
-            current = (-1, 0)
-        }
-        guard renameat(directory, spareName, directory, name) == 0 else {
-            throw Files.Failure("rename \(directoryPath)/\(spareName) to", path)
-        }
-        current = spare
-        spare = (-1, 0)
+        file.length = bytes.count
     }
 
-    private func openSpare() throws(Files.Failure) -> Int32 {
-        if directory < 0 {
-            if Files.size(directoryPath) == nil { try Files.makeDirectory(directoryPath) }
-            directory = open(directoryPath, Self.directoryFlags)
-            guard directory >= 0 else { throw Files.Failure("open the directory", directoryPath) }
+    /// Another writer's path: a file of this process, written whole and renamed over the file.
+    private func replaceThroughTemporaryFile(with bytes: [UInt8]) throws(Files.Failure) {
+        let temporary = "\(name).\(getpid()).tmp"
+        let descriptor = openat(directory, temporary, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, mode)
+        guard descriptor >= 0 else { throw Files.Failure("create", "\(directoryPath)/\(temporary)") }
+        do {
+            defer { closeDescriptor(descriptor) }
+            fchmod(descriptor, mode)
+            try Files.write(bytes, to: descriptor, path: "\(directoryPath)/\(temporary)")
+        } catch {
+            unlinkat(directory, temporary, 0)
+            throw error
         }
-        let descriptor = openat(directory, spareName, O_RDWR | O_CREAT | O_CLOEXEC, mode)
+        guard renameat(directory, temporary, directory, name) == 0 else {
+            let failure = Files.Failure("rename \(directoryPath)/\(temporary) to", path)
+            unlinkat(directory, temporary, 0)
+            throw failure
+        }
+    }
+
+    private func openDirectory() throws(Files.Failure) {
+        guard directory < 0 else { return }
+        if Files.size(directoryPath) == nil { try Files.makeDirectory(directoryPath) }
+        directory = open(directoryPath, Self.directoryFlags)
+        guard directory >= 0 else { throw Files.Failure("open the directory", directoryPath) }
+    }
+
+    /// The spare, opened and locked; nil when another process holds it.
+    private func openSpare() throws(Files.Failure) -> Handle? {
+        let descriptor = openat(directory, spareName, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, mode)
         guard descriptor >= 0 else { throw Files.Failure("create", "\(directoryPath)/\(spareName)") }
+        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+            let failure = Files.Failure("lock", "\(directoryPath)/\(spareName)")
+            let held = errno == EWOULDBLOCK
+            closeDescriptor(descriptor)
+            if held { return nil }
+            throw failure
+        }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else {
+            closeDescriptor(descriptor)
+            throw Files.Failure("read the status of", "\(directoryPath)/\(spareName)")
+        }
         fchmod(descriptor, mode)
-        return descriptor
+        return Handle(
+            descriptor: descriptor,
+            length: Int(status.st_size),
+            device: UInt64(status.st_dev),
+            inode: UInt64(status.st_ino)
+        )
+    }
+
+    /// Whether `name` in the directory is `file`.
+    private func holds(_ name: String, _ file: Handle) -> Bool {
+        var status = stat()
+        return fstatat(directory, name, &status, AT_SYMLINK_NOFOLLOW) == 0 && UInt64(status.st_dev) == file.device
+            && UInt64(status.st_ino) == file.inode
+    }
+
+    private func closeHandles() {
+        if let spare { closeDescriptor(spare.descriptor) }
+        if let current { closeDescriptor(current.descriptor) }
+        spare = nil
+        current = nil
     }
 
     private func exchange() -> Bool {
