@@ -5,11 +5,15 @@
 # its status every second. CPU is each thread's time on a CPU (/proc/PID/task/*/schedstat, nanoseconds), all
 # sampled over the same windows. Prints each round and the medians, and each variant against the peer.
 #
-#   scripts/measure-operations-cost.sh [WINDOW_SECONDS] [ROUNDS]      (defaults: 60 and 3)
+# With "quiet", nothing asks for a status: the agents run without a `waymark status` process started beside
+# them every second, as on a board nobody is watching.
+#
+#   scripts/measure-operations-cost.sh [WINDOW_SECONDS] [ROUNDS] [quiet]      (defaults: 60 and 3)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh >/dev/null
 export WAYMARK_MEASURE_OPERATIONS=1 WAYMARK_WINDOW="${1:-60}" WAYMARK_ROUNDS="${2:-3}"
+[ "${3:-}" = quiet ] && export WAYMARK_ASK_STATUS=0
 swift build --build-tests >/dev/null
 # The agent as it goes on the board: the static release build.
 export WAYMARK_BINARY="${WAYMARK_BINARY:-$(scripts/build-release.sh)}"

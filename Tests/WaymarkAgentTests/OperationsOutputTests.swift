@@ -11,13 +11,17 @@ import WaymarkTestSupport
     @Test("metrics: HELP and TYPE once per family, escaped labels, integers without a fraction")
     func exposition() {
         var metrics = MetricsText()
-        metrics.counter("waymark_events_total", "Events.", by: "type", [("location", 12), ("a\"b\\c\nd", 1)])
-        metrics.gauge("waymark_last_fix_age_seconds", "Age.", 0.25)
-        metrics.gauge("waymark_offset_seconds", "Offset.", -1_234_567_890)
-        metrics.info("waymark_build_info", "Build.", ["version": "1.0", "libgps": "11.0"])
+        let events = MetricFamily("waymark_events_total", .counter, "Events.", by: "type", ["location", "a\"b\\c\nd"])
+        metrics.append(events) { [12, 1][$0] }
+        metrics.append(MetricFamily("waymark_last_fix_age_seconds", .gauge, "Age."), 0.25)
+        metrics.append(MetricFamily("waymark_offset_seconds", .gauge, "Offset."), -1_234_567_890)
+        metrics.append(MetricFamily(info: "waymark_build_info", "Build.", ["version": "1.0", "libgps": "11.0"]))
+        let sinks = MetricFamily("waymark_sink_unsent_events", .gauge, "Unsent.", by: "sink", [])
+        metrics.append(sinks, labelled: [("file", 3), ("h\"ttp", 0)])
         var histogram = Histogram(bounds: [0.01, 0.1])
         for value in [0.005, 0.01, 0.05, 3] { histogram.observe(value) }
-        metrics.histogram("waymark_spool_commit_duration_seconds", "Commits.", histogram)
+        let commits = MetricFamily("waymark_spool_commit_duration_seconds", "Commits.", bucketsOf: histogram)
+        metrics.append(commits, histogram)
         #expect(
             metrics.text == """
                 # HELP waymark_events_total Events.
@@ -33,6 +37,10 @@ import WaymarkTestSupport
                 # HELP waymark_build_info Build.
                 # TYPE waymark_build_info gauge
                 waymark_build_info{version="1.0",libgps="11.0"} 1
+                # HELP waymark_sink_unsent_events Unsent.
+                # TYPE waymark_sink_unsent_events gauge
+                waymark_sink_unsent_events{sink="file"} 3
+                waymark_sink_unsent_events{sink="h\\"ttp"} 0
                 # HELP waymark_spool_commit_duration_seconds Commits.
                 # TYPE waymark_spool_commit_duration_seconds histogram
                 waymark_spool_commit_duration_seconds_bucket{le="0.01"} 2

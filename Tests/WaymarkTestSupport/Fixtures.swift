@@ -21,12 +21,12 @@ public enum Fixtures {
 extension Fixtures {
     /// The `[agent]` section that gives a test's agent its own spool and logs under `directory`, so that
     /// agents running side by side never share them (nor the board's `/var/lib/waymark`).
-    public static func agentSection(in directory: URL) -> String {
+    public static func agentSection(in directory: URL, runtimeDirectory: String? = nil) -> String {
         """
         [agent]
         state_dir = "\(directory.appendingPathComponent("state").path)"
         log_dir = "\(directory.appendingPathComponent("logs").path)"
-        runtime_dir = "\(directory.appendingPathComponent("run").path)"
+        runtime_dir = "\(runtimeDirectory ?? directory.appendingPathComponent("run").path)"
 
         """
     }

@@ -4,105 +4,92 @@ import WaymarkFormats
 extension AgentCore {
     /// What `waymark status` shows of the core at `now` (README, "waymark status"): times as event times (GPS
     /// time once a fix came), figures as they are.
-    func statusMembers(now: MonotonicInstant, wallClock: Timestamp) -> [(key: String, value: JSONValue)] {
+    func writeStatus(into writer: inout JSONObjectWriter, now: MonotonicInstant, wallClock: Timestamp) {
         let status = pipeline.status
-        var members: [(key: String, value: JSONValue)] = []
-        var gpsd: [(key: String, value: JSONValue)] = [
-            ("server", .string(operating.line.server)), ("connected", .boolean(status.gpsd == .connected)),
-        ]
-        if let since = operating.connectedSince { gpsd.append(("since", .string(since.iso8601))) }
-        gpsd.append(("reconnects", .number(Double(operating.reconnects))))
-        if let retry = operating.line.outage?.retryIn { gpsd.append(("retry_in", .number(retry.secondsValue))) }
-        members.append(("gpsd", .object(gpsd)))
-        if let device = status.device { members.append(("device", .string(device))) }
-        members.append(("fix_mode", .number(Double(status.fixMode.rawValue))))
-        if let used = status.satellitesUsed { members.append(("satellites_used", .number(Double(used)))) }
-        if let visible = operating.satellitesVisible {
-            members.append(("satellites_visible", .number(Double(visible))))
+        writer.object("gpsd") { gpsd in
+            gpsd.string("server", operating.line.server)
+            gpsd.boolean("connected", status.gpsd == .connected)
+            if let since = operating.connectedSince { gpsd.timestamp("since", since) }
+            gpsd.integer("reconnects", Int64(operating.reconnects))
+            gpsd.number("retry_in", operating.line.outage?.retryIn?.secondsValue)
         }
+        if let device = status.device { writer.string("device", device) }
+        writer.integer("fix_mode", Int64(status.fixMode.rawValue))
+        if let used = status.satellitesUsed { writer.integer("satellites_used", Int64(used)) }
+        if let visible = operating.satellitesVisible { writer.integer("satellites_visible", Int64(visible)) }
         let time = eventTime(at: now, wallClock: wallClock)
         if let fix = status.lastKnown {
-            var last: [(key: String, value: JSONValue)] = [
-                ("time", .string(fix.time.iso8601)), ("age", .number(Self.seconds(time.duration(since: fix.time)))),
-                ("lat", .number(fix.latitude)), ("lon", .number(fix.longitude)),
-            ]
-            if let accuracy = fix.horizontalAccuracy { last.append(("h_acc", .number(accuracy))) }
-            if let place = places?.place(at: fix.coordinate, sites: pipeline.regions.lookup) {
-                last.append(("place", .string(place.description)))
+            writer.object("last_fix") { last in
+                last.timestamp("time", fix.time)
+                last.number("age", Self.seconds(time.duration(since: fix.time)))
+                last.number("lat", fix.latitude)
+                last.number("lon", fix.longitude)
+                last.number("h_acc", fix.horizontalAccuracy)
+                if let place = places?.place(at: fix.coordinate, sites: pipeline.regions.lookup) {
+                    last.string("place", place.description)
+                }
             }
-            members.append(("last_fix", .object(last)))
         }
-        var activity: [(key: String, value: JSONValue)] = []
-        if let pause = pipeline.activity.pause {
-            activity = [("state", .string("paused")), ("reason", .string(pause.reason.rawValue))]
-            if let since = pause.since { activity.append(("since", .string(since.iso8601))) }
-        } else {
-            activity = [("state", .string(status.fixMode.hasFix ? "moving" : "waiting"))]
+        writer.object("activity") { activity in
+            if let pause = pipeline.activity.pause {
+                activity.string("state", "paused")
+                activity.string("reason", pause.reason.rawValue)
+                if let since = pause.since { activity.timestamp("since", since) }
+            } else {
+                activity.string("state", status.fixMode.hasFix ? "moving" : "waiting")
+            }
+            if let trip = pipeline.activity.tripSoFar {
+                activity.object("trip") { summary in
+                    summary.timestamp("since", trip.start)
+                    summary.number("distance", Self.rounded(trip.distance))
+                }
+            }
         }
-        if let trip = pipeline.activity.tripSoFar {
-            activity.append(
-                (
-                    "trip",
-                    .object([
-                        ("since", .string(trip.start.iso8601)), ("distance", .number(Self.rounded(trip.distance))),
-                    ])
-                )
-            )
-        }
-        members.append(("activity", .object(activity)))
-        members.append(("regions", .array(pipeline.regions.insideIDs.map(JSONValue.string))))
-        if let source = pipeline.heading.lastSource { members.append(("heading_source", .string(source.rawValue))) }
+        writer.strings("regions", pipeline.regions.insideIDs)
+        if let source = pipeline.heading.lastSource { writer.string("heading_source", source.rawValue) }
         if let window = deferral.openWindow {
-            var deferred: [(key: String, value: JSONValue)] = [
-                ("open_for", .number(Self.seconds(now - window.opened))), ("events", .number(Double(window.events))),
-                ("bytes", .number(Double(window.bytes))),
-            ]
-            if let distance = window.distance { deferred.append(("distance", .number(Self.rounded(distance)))) }
-            members.append(("deferral", .object(deferred)))
+            writer.object("deferral") { deferred in
+                deferred.number("open_for", Self.seconds(now - window.opened))
+                deferred.integer("events", Int64(window.events))
+                deferred.integer("bytes", Int64(window.bytes))
+                deferred.number("distance", window.distance.map(Self.rounded))
+            }
         }
         if let storage {
-            var spool: [(key: String, value: JSONValue)] = [("path", .string(storage.spool.path))]
-            spool.append(("events", .number(Double(storage.spool.eventCount))))
-            spool.append(("bytes", .number(Double(storage.spool.usedBytes))))
-            let drops = storage.drops.sorted { $0.key < $1.key }.map {
-                (key: $0.key, value: JSONValue.number(Double($0.value)))
-            }
-            spool.append(("drops", .object(drops)))
-            members.append(("spool", .object(spool)))
-            let sinks = storage.backlog().map { backlog -> JSONValue in
-                var sink: [(key: String, value: JSONValue)] = [
-                    ("name", .string(backlog.name)), ("unsent", .number(Double(backlog.unsent))),
-                ]
-                if let oldest = backlog.oldestUnsent {
-                    sink.append(("oldest_unsent_time", .string(oldest.iso8601)))
-                    sink.append(("oldest_unsent_age", .number(Self.seconds(time.duration(since: oldest)))))
+            writer.object("spool") { spool in
+                spool.string("path", storage.spool.path)
+                spool.integer("events", Int64(storage.spool.eventCount))
+                spool.integer("bytes", storage.spool.usedBytes)
+                spool.object("drops") { drops in
+                    for (type, count) in storage.drops.sorted(by: { $0.key < $1.key }) {
+                        drops.integer(named: type, Int64(count))
+                    }
                 }
-                sink.append(("failing", .boolean(backlog.failing)))
-                return .object(sink)
             }
-            members.append(("sinks", .array(sinks)))
+            writer.objects("sinks", storage.backlog()) { sink, backlog in
+                sink.string("name", backlog.name)
+                sink.integer("unsent", Int64(backlog.unsent))
+                if let oldest = backlog.oldestUnsent {
+                    sink.timestamp("oldest_unsent_time", oldest)
+                    sink.number("oldest_unsent_age", Self.seconds(time.duration(since: oldest)))
+                }
+                sink.boolean("failing", backlog.failing)
+            }
         }
-        let alarms = (health?.open.values.sorted { $0.since < $1.since } ?? []).map { alarm -> JSONValue in
-            var members: [(key: String, value: JSONValue)] = [("code", .string(alarm.key.kind.rawValue))]
-            if let subject = alarm.key.subject { members.append(("id", .string(subject))) }
-            members += [
-                ("message", .string(alarm.message)),
-                ("since", .string(time.advanced(by: .zero - (now - alarm.since)).iso8601)),
-            ]
-            return .object(members)
+        let alarms = health?.open.values.sorted { $0.since < $1.since } ?? []
+        writer.objects("alarms", alarms) { entry, alarm in
+            entry.string("code", alarm.key.kind.rawValue)
+            if let subject = alarm.key.subject { entry.string("id", subject) }
+            entry.string("message", alarm.message)
+            entry.timestamp("since", time.advanced(by: .zero - (now - alarm.since)))
         }
-        members.append(("alarms", .array(alarms)))
-        if let offset = health?.clockOffset { members.append(("clock_offset", .number(Self.seconds(offset)))) }
-        let errors = operating.recentErrors.map { entry -> JSONValue in
-            var members: [(key: String, value: JSONValue)] = [
-                ("time", .string(entry.time.iso8601)), ("code", .string(entry.code)),
-            ]
-            if let subject = entry.subject { members.append(("id", .string(subject))) }
-            members.append(("message", .string(entry.message)))
-            return .object(members)
+        writer.number("clock_offset", health?.clockOffset.map(Self.seconds))
+        writer.objects("errors", operating.recentErrors) { entry, error in
+            entry.timestamp("time", error.time)
+            entry.string("code", error.code)
+            if let subject = error.subject { entry.string("id", subject) }
+            entry.string("message", error.message)
         }
-        members.append(("errors", .array(errors)))
-        return members
     }
 
     /// The core's metric families (README, "Metrics"), at `now`; `metricsBytes` is what the textfile took so far.
@@ -114,144 +101,48 @@ extension AgentCore {
     ) {
         let counters = pipeline.counters
         let status = pipeline.status
-        let holds = HoldReason.allCases.map { ($0.rawValue, Double(counters[$0.rawValue])) }
-        metrics.counter(
-            "waymark_fixes_received_total",
-            "Fixes the receiver reported through gpsd.",
-            Double(counters["location"]) + holds.reduce(0) { $0 + $1.1 }
-        )
-        metrics.counter(
-            "waymark_fixes_not_delivered_total",
-            "Fixes not delivered as location events, by reason.",
-            by: "reason",
-            holds
-        )
-        metrics.counter(
-            "waymark_events_total",
-            "Events emitted, by type.",
-            by: "type",
-            Self.eventTypes.map { ($0, Double(operating.eventsByType[$0] ?? 0)) }
-        )
-        metrics.counter(
-            "waymark_gpsd_reconnects_total",
-            "Connections to gpsd made after the first.",
-            Double(operating.reconnects)
-        )
-        metrics.gauge(
-            "waymark_gpsd_connected",
-            "Whether the agent is connected to gpsd.",
-            status.gpsd == .connected ? 1 : 0
-        )
-        metrics.gauge(
-            "waymark_fix_mode",
-            "The receiver's fix mode: 0 not seen, 1 no fix, 2 2D, 3 3D.",
-            Double(status.fixMode.rawValue)
-        )
-        if let used = status.satellitesUsed {
-            metrics.gauge(
-                "waymark_satellites_used",
-                "Satellites used in the fix, as the receiver reports.",
-                Double(used)
-            )
-        }
-        if let visible = operating.satellitesVisible {
-            metrics.gauge("waymark_satellites_visible", "Satellites the receiver sees.", Double(visible))
-        }
+        let holds = HoldReason.allCases.reduce(0) { $0 + counters[$1.rawValue] }
+        metrics.append(.fixesReceived, Double(counters["location"] + holds))
+        metrics.append(.fixesNotDelivered) { Double(counters[MetricFamily.holdReasons[$0]]) }
+        metrics.append(.events) { Double(operating.eventsByType[MetricFamily.eventTypes[$0]] ?? 0) }
+        metrics.append(.reconnects, Double(operating.reconnects))
+        metrics.append(.connected, status.gpsd == .connected ? 1 : 0)
+        metrics.append(.fixMode, Double(status.fixMode.rawValue))
+        if let used = status.satellitesUsed { metrics.append(.satellitesUsed, Double(used)) }
+        if let visible = operating.satellitesVisible { metrics.append(.satellitesVisible, Double(visible)) }
         let time = eventTime(at: now, wallClock: wallClock)
-        if let fix = status.lastKnown {
-            metrics.gauge(
-                "waymark_last_fix_age_seconds",
-                "Seconds since the last usable fix.",
-                Self.seconds(time.duration(since: fix.time))
-            )
-        }
+        if let fix = status.lastKnown { metrics.append(.lastFixAge, Self.seconds(time.duration(since: fix.time))) }
         let pause = pipeline.activity.pause
-        metrics.gauge("waymark_paused", "Whether location updates are paused.", pause == nil ? 0 : 1)
-        metrics.gauge(
-            "waymark_pause_reason",
-            "Why location updates are paused: 1 for the reason in effect.",
-            by: "reason",
-            ["stationary", "no_fix"].map { ($0, pause?.reason.rawValue == $0 ? 1 : 0) }
-        )
-        metrics.counter("waymark_trips_total", "Trips ended.", Double(operating.eventsByType["trip"] ?? 0))
-        metrics.counter(
-            "waymark_region_crossings_total",
-            "Region entries and exits.",
-            Double(operating.eventsByType["region"] ?? 0)
-        )
+        metrics.append(.paused, pause == nil ? 0 : 1)
+        metrics.append(.pauseReason) { pause?.reason.rawValue == MetricFamily.pauseReasons[$0] ? 1 : 0 }
+        metrics.append(.trips, Double(operating.eventsByType["trip"] ?? 0))
+        metrics.append(.regionCrossings, Double(operating.eventsByType["region"] ?? 0))
         if let storage {
-            metrics.gauge("waymark_spool_events", "Events in the spool.", Double(storage.spool.eventCount))
-            metrics.gauge(
-                "waymark_spool_bytes",
-                "Bytes the spool's events count against [spool] max_bytes.",
-                Double(storage.spool.usedBytes)
-            )
-            metrics.counter(
-                "waymark_spool_dropped_events_total",
-                "Events dropped to make room in a full spool, by type, since the spool was made.",
-                by: "type",
-                storage.drops.sorted { $0.key < $1.key }.map { ($0.key, Double($0.value)) }
+            metrics.append(.spoolEvents, Double(storage.spool.eventCount))
+            metrics.append(.spoolBytes, Double(storage.spool.usedBytes))
+            metrics.append(
+                .spoolDrops,
+                labelled: storage.drops.sorted { $0.key < $1.key }.map { ($0.key, Double($0.value)) }
             )
             let backlog = storage.backlog()
-            metrics.gauge(
-                "waymark_sink_unsent_events",
-                "Events a sink does not have yet, deferred ones included.",
-                by: "sink",
-                backlog.map { ($0.name, Double($0.unsent)) }
+            metrics.append(.sinkUnsent, labelled: backlog.map { ($0.name, Double($0.unsent)) })
+            metrics.append(
+                .sinkOldestUnsentAge,
+                labelled: backlog.map {
+                    ($0.name, $0.oldestUnsent.map { Self.seconds(time.duration(since: $0)) } ?? 0)
+                }
             )
-            metrics.gauge(
-                "waymark_sink_oldest_unsent_age_seconds",
-                "Age of the oldest event a sink does not have yet; 0 when it has everything.",
-                by: "sink",
-                backlog.map { ($0.name, $0.oldestUnsent.map { Self.seconds(time.duration(since: $0)) } ?? 0) }
-            )
-            metrics.counter(
-                "waymark_spool_commits_total",
-                "Spool transactions committed (events, cursors, state).",
-                Double(storage.transactions)
-            )
-            metrics.histogram(
-                "waymark_spool_commit_duration_seconds",
-                "Time a spool commit took, its sync included.",
-                storage.commitDurations
-            )
+            metrics.append(.spoolCommits, Double(storage.transactions))
+            metrics.append(.spoolCommitDuration, storage.commitDurations)
             let sinkWrites = storage.sinkWrites
-            metrics.counter(
-                "waymark_written_bytes_total",
-                "Bytes written: event lines committed to the spool, lines appended to the logs, the metrics textfile.",
-                by: "to",
-                [
-                    ("spool", Double(storage.bytesCommitted)), ("logs", Double(sinkWrites.bytes)),
-                    ("metrics", Double(metricsBytes)),
-                ]
-            )
-            metrics.counter(
-                "waymark_fsyncs_total",
-                "Syncs asked for: one per spool transaction (its WAL; checkpoints not counted), one per log file and new directory entry.",
-                by: "to",
-                [("spool", Double(storage.transactions)), ("logs", Double(sinkWrites.syncs))]
-            )
+            let written = [storage.bytesCommitted, sinkWrites.bytes, metricsBytes]
+            metrics.append(.writtenBytes) { Double(written[$0]) }
+            metrics.append(.fsyncs) { Double($0 == 0 ? storage.transactions : sinkWrites.syncs) }
         }
         let open = health?.open.values.map(\.key.kind) ?? []
-        metrics.gauge(
-            "waymark_alarm_open",
-            "Health alarms open now, by alarm.",
-            by: "alarm",
-            Alarm.Kind.allCases.map { kind in (kind.rawValue, Double(open.filter { $0 == kind }.count)) }
-        )
-        metrics.counter(
-            "waymark_alarms_raised_total",
-            "Health alarms raised, by alarm.",
-            by: "alarm",
-            Alarm.Kind.allCases.map { ($0.rawValue, Double(health?.raised[$0] ?? 0)) }
-        )
+        metrics.append(.alarmOpen) { index in Double(open.filter { $0 == Alarm.Kind.allCases[index] }.count) }
+        metrics.append(.alarmsRaised) { Double(health?.raised[Alarm.Kind.allCases[$0]] ?? 0) }
     }
-
-    /// Every event `type`, so that each has a series from the start.
-    static let eventTypes = [
-        "location", "heading", "region", "region_state", "pause", "resume", "trip", "deferred_finished", "status",
-        "error", "alarm_cleared",
-    ]
 
     private static func seconds(_ duration: Duration) -> Double { (duration.secondsValue * 1000).rounded() / 1000 }
 

@@ -38,6 +38,8 @@ final class OperationsOutput {
     private(set) var statusWrites = 0
     /// Bytes of metrics textfiles written.
     private var metricsBytes: Int64 = 0
+    /// The status file's text, kept for its storage.
+    private var statusText: [UInt8] = []
     /// The textfile's text, kept for its storage.
     private var metrics = MetricsText()
     /// CPU the status files and the metrics took, in nanoseconds of the thread's own time.
@@ -79,11 +81,15 @@ final class OperationsOutput {
     }
 
     /// When ``update(_:now:wallClock:requested:)`` next has something to do: a change to write, and with a
-    /// textfile the metrics' tick. Without one, the periodic checks wake nothing: they run with the first input
-    /// after their interval (a fix, a probe of a paused agent, a sink's retry).
+    /// textfile the metrics' tick, ``tickSlack`` after it is due. Without one, the periodic checks wake nothing:
+    /// they run with the first input after their interval (a fix, a probe of a paused agent, a sink's retry).
     var nextDeadline: MonotonicInstant? {
-        [statusDue, metricsFile == nil ? nil : nextTick].compactMap { $0 }.min()
+        [statusDue, metricsFile == nil ? nil : nextTick + Self.tickSlack].compactMap { $0 }.min()
     }
+
+    /// How long a due tick waits for an input to ride on: a driving agent's ticks come right after a fix, with
+    /// no wake-up of their own; a paused agent's come this much after the interval.
+    static let tickSlack = Duration.seconds(2)
 
     /// After each input: the periodic checks and the metrics when their interval passed, the status file when
     /// a change is due or `requested`. Failures become one `error` event each (`operations_output`) and a log
@@ -127,22 +133,20 @@ final class OperationsOutput {
         let cpuBefore = Self.threadCPU()
         defer { ownCPU += Self.threadCPU() - cpuBefore }
         lastStatusWrite = now
-        var members: [(key: String, value: JSONValue)] = [
-            ("version", .string(Agent.release)), ("libgps", .string(LibGPS.apiVersion)),
-            ("pid", .number(Double(process.pid))),
-        ]
-        if let ticks = process.startTicks { members.append(("process_start", .number(Double(ticks)))) }
-        members += [
-            ("device_id", .string(settings.agent.deviceID)), ("state", .string(stopped ? "stopped" : "running")),
-            ("uptime", .number(((now - started).secondsValue * 1000).rounded() / 1000)),
-            ("written_monotonic", .number(Double(now.nanoseconds) / 1e9)),
-        ]
-        members += core.statusMembers(now: now, wallClock: wallClock)
-        var bytes: [UInt8] = []
-        JSONValue.object(members).append(to: &bytes)
-        bytes.append(UInt8(ascii: "\n"))
+        statusText.removeAll(keepingCapacity: true)
+        JSONObjectWriter.write(into: &statusText) { writer in
+            writer.string("version", Agent.release)
+            writer.string("libgps", LibGPS.apiVersion)
+            writer.integer("pid", Int64(process.pid))
+            if let ticks = process.startTicks { writer.integer("process_start", Int64(ticks)) }
+            writer.string("device_id", settings.agent.deviceID)
+            writer.string("state", stopped ? "stopped" : "running")
+            writer.number("uptime", ((now - started).secondsValue * 1000).rounded() / 1000)
+            writer.number("written_monotonic", Double(now.nanoseconds) / 1e9)
+            core.writeStatus(into: &writer, now: now, wallClock: wallClock)
+        }
         statusWrites += 1
-        return written(bytes, to: statusFile, failing: &statusFailing, what: "[agent] runtime_dir status file")
+        return written(statusText, to: statusFile, failing: &statusFailing, what: "[agent] runtime_dir status file")
     }
 
     private func writeMetrics(
@@ -156,31 +160,11 @@ final class OperationsOutput {
         let cpuBefore = Self.threadCPU()
         defer { ownCPU += Self.threadCPU() - cpuBefore }
         metrics.removeAll()
-        metrics.info(
-            "waymark_build_info",
-            "The agent's version and the libgps API it was built with; always 1.",
-            ["version": Agent.release, "libgps": LibGPS.apiVersion]
-        )
-        metrics.gauge(
-            "waymark_start_time_seconds",
-            "When the agent started, in seconds since 1970 (event time).",
-            (wallClock.secondsSince1970 - (now - started).secondsValue).rounded()
-        )
-        metrics.counter(
-            "waymark_status_writes_total",
-            "Status files written for waymark status.",
-            Double(statusWrites)
-        )
-        metrics.counter(
-            "waymark_cpu_seconds_total",
-            "CPU time of the agent, user and system, all threads.",
-            Double(Self.processCPU()) / 1e9
-        )
-        metrics.counter(
-            "waymark_operations_cpu_seconds_total",
-            "CPU time of writing the status file and the metrics (this file's writes before this one).",
-            Double(ownCPU) / 1e9
-        )
+        metrics.append(.buildInfo)
+        metrics.append(.startTime, (wallClock.secondsSince1970 - (now - started).secondsValue).rounded())
+        metrics.append(.statusWrites, Double(statusWrites))
+        metrics.append(.cpu, Double(Self.processCPU()) / 1e9)
+        metrics.append(.operationsCPU, Double(ownCPU) / 1e9)
         core.writeMetrics(into: &metrics, metricsBytes: metricsBytes, now: now, wallClock: wallClock)
         metricsBytes += Int64(metrics.bytes.count)
         return written(metrics.bytes, to: file, failing: &metricsFailing, what: "[metrics] textfile")

@@ -138,7 +138,7 @@ extension JSONObjectWriter {
         }
     }
 
-    static func rounded(_ value: Double, places: Int) -> Double {
+    public static func rounded(_ value: Double, places: Int) -> Double {
         var scale = 1.0
         for _ in 0..<places { scale *= 10 }
         return (value * scale).rounded() / scale

@@ -1,11 +1,14 @@
-/// Appends one JSON object (flat but for arrays of strings and the objects of places), and a newline, to a caller's byte buffer, member by member.
-struct JSONObjectWriter {
+import WaymarkFormats
+
+/// Appends one JSON object, and a newline, to a caller's byte buffer, member by member: events, places, the
+/// status file. Keys are literals; absent members are left out.
+public struct JSONObjectWriter {
     private var buffer: [UInt8] = []
     private var isFirst = true
 
     /// Writes one object at the end of `output`. The buffer is swapped in and out, never copied: a copy
     /// per event would make encoding quadratic in what the caller has buffered.
-    static func write(into output: inout [UInt8], _ body: (inout JSONObjectWriter) -> Void) {
+    public static func write(into output: inout [UInt8], _ body: (inout JSONObjectWriter) -> Void) {
         var writer = JSONObjectWriter()
         swap(&writer.buffer, &output)
         writer.buffer.append(UInt8(ascii: "{"))
@@ -15,28 +18,37 @@ struct JSONObjectWriter {
         swap(&writer.buffer, &output)
     }
 
-    mutating func string(_ key: StaticString, _ value: String) {
+    public mutating func string(_ key: StaticString, _ value: String) {
         self.key(key)
         appendQuoted(value)
     }
 
-    mutating func boolean(_ key: StaticString, _ value: Bool) {
+    public mutating func boolean(_ key: StaticString, _ value: Bool) {
         self.key(key)
         buffer.append(contentsOf: (value ? "true" : "false").utf8)
     }
 
-    mutating func null(_ key: StaticString) {
+    public mutating func null(_ key: StaticString) {
         self.key(key)
         buffer.append(contentsOf: "null".utf8)
     }
 
-    mutating func integer(_ key: StaticString, _ value: Int64) {
+    public mutating func integer(_ key: StaticString, _ value: Int64) {
         self.key(key)
         buffer.append(contentsOf: String(value).utf8)
     }
 
+    /// A member whose key is known only now (an event type, a sink's name), quoted as JSON requires.
+    public mutating func integer(named key: String, _ value: Int64) {
+        if !isFirst { buffer.append(UInt8(ascii: ",")) }
+        isFirst = false
+        appendQuoted(key)
+        buffer.append(UInt8(ascii: ":"))
+        buffer.append(contentsOf: String(value).utf8)
+    }
+
     /// Writes the member only for a finite value: unknown fields are absent.
-    mutating func number(_ key: StaticString, _ value: Double?) {
+    public mutating func number(_ key: StaticString, _ value: Double?) {
         guard let value, value.isFinite else { return }
         self.key(key)
         if value == value.rounded(), abs(value) < 1e15 {
@@ -47,7 +59,7 @@ struct JSONObjectWriter {
     }
 
     /// An array of strings; written even when empty.
-    mutating func strings(_ key: StaticString, _ values: [String]) {
+    public mutating func strings(_ key: StaticString, _ values: [String]) {
         self.key(key)
         buffer.append(UInt8(ascii: "["))
         for (index, value) in values.enumerated() {
@@ -58,21 +70,41 @@ struct JSONObjectWriter {
     }
 
     /// A nested object, whose members `body` writes.
-    mutating func object(_ key: StaticString, _ body: (inout JSONObjectWriter) -> Void) {
+    public mutating func object(_ key: StaticString, _ body: (inout JSONObjectWriter) -> Void) {
         self.key(key)
+        nested(body)
+    }
+
+    /// An array of objects, one per element, whose members `body` writes; written even when empty.
+    public mutating func objects<Elements: Sequence>(
+        _ key: StaticString,
+        _ elements: Elements,
+        _ body: (inout JSONObjectWriter, Elements.Element) -> Void
+    ) {
+        self.key(key)
+        buffer.append(UInt8(ascii: "["))
+        for (index, element) in elements.enumerated() {
+            if index > 0 { buffer.append(UInt8(ascii: ",")) }
+            nested { body(&$0, element) }
+        }
+        buffer.append(UInt8(ascii: "]"))
+    }
+
+    public mutating func timestamp(_ key: StaticString, _ value: Timestamp) {
+        self.key(key)
+        buffer.append(UInt8(ascii: "\""))
+        value.appendISO8601(to: &buffer)
+        buffer.append(UInt8(ascii: "\""))
+    }
+
+    /// An object written by a writer of its own into this one's buffer, swapped in and out.
+    private mutating func nested(_ body: (inout JSONObjectWriter) -> Void) {
         var nested = JSONObjectWriter()
         swap(&nested.buffer, &buffer)
         nested.buffer.append(UInt8(ascii: "{"))
         body(&nested)
         nested.buffer.append(UInt8(ascii: "}"))
         swap(&nested.buffer, &buffer)
-    }
-
-    mutating func timestamp(_ key: StaticString, _ value: Timestamp) {
-        self.key(key)
-        buffer.append(UInt8(ascii: "\""))
-        value.appendISO8601(to: &buffer)
-        buffer.append(UInt8(ascii: "\""))
     }
 
     private mutating func key(_ key: StaticString) {
@@ -84,23 +116,5 @@ struct JSONObjectWriter {
         buffer.append(UInt8(ascii: ":"))
     }
 
-    private mutating func appendQuoted(_ value: String) {
-        buffer.append(UInt8(ascii: "\""))
-        for byte in value.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): buffer.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
-            case UInt8(ascii: "\\"): buffer.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
-            case UInt8(ascii: "\n"): buffer.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
-            case UInt8(ascii: "\r"): buffer.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
-            case UInt8(ascii: "\t"): buffer.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
-            case 0..<0x20:
-                let hex: [UInt8] = Array("0123456789abcdef".utf8)
-                buffer.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u"), 0x30, 0x30])
-                buffer.append(hex[Int(byte >> 4)])
-                buffer.append(hex[Int(byte & 0xF)])
-            default: buffer.append(byte)
-            }
-        }
-        buffer.append(UInt8(ascii: "\""))
-    }
+    private mutating func appendQuoted(_ value: String) { JSONText.appendQuoted(value, to: &buffer) }
 }

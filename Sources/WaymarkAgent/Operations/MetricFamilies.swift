@@ -1,0 +1,168 @@
+import WaymarkCore
+import WaymarkGPSD
+
+/// Every family of the metrics textfile (README, "Metrics"), in the order the file gives them, each laid out once.
+extension MetricFamily {
+    static let buildInfo = MetricFamily(
+        info: "waymark_build_info",
+        "The agent's version and the libgps API it was built with; always 1.",
+        ["version": Agent.release, "libgps": LibGPS.apiVersion]
+    )
+    static let startTime = MetricFamily(
+        "waymark_start_time_seconds",
+        .gauge,
+        "When the agent started, in seconds since 1970 (event time)."
+    )
+    static let statusWrites = MetricFamily(
+        "waymark_status_writes_total",
+        .counter,
+        "Status files written for waymark status."
+    )
+    static let cpu = MetricFamily(
+        "waymark_cpu_seconds_total",
+        .counter,
+        "CPU time of the agent, user and system, all threads."
+    )
+    static let operationsCPU = MetricFamily(
+        "waymark_operations_cpu_seconds_total",
+        .counter,
+        "CPU time of writing the status file and the metrics (this file's writes before this one)."
+    )
+    static let fixesReceived = MetricFamily(
+        "waymark_fixes_received_total",
+        .counter,
+        "Fixes the receiver reported through gpsd."
+    )
+    /// By ``holdReasons``.
+    static let fixesNotDelivered = MetricFamily(
+        "waymark_fixes_not_delivered_total",
+        .counter,
+        "Fixes not delivered as location events, by reason.",
+        by: "reason",
+        holdReasons
+    )
+    static let holdReasons = HoldReason.allCases.map(\.rawValue)
+    /// By ``eventTypes``.
+    static let events = MetricFamily(
+        "waymark_events_total",
+        .counter,
+        "Events emitted, by type.",
+        by: "type",
+        eventTypes
+    )
+    /// Every event `type`, so that each has a series from the start.
+    static let eventTypes = [
+        "location", "heading", "region", "region_state", "pause", "resume", "trip", "deferred_finished", "status",
+        "error", "alarm_cleared",
+    ]
+    static let reconnects = MetricFamily(
+        "waymark_gpsd_reconnects_total",
+        .counter,
+        "Connections to gpsd made after the first."
+    )
+    static let connected = MetricFamily("waymark_gpsd_connected", .gauge, "Whether the agent is connected to gpsd.")
+    static let fixMode = MetricFamily(
+        "waymark_fix_mode",
+        .gauge,
+        "The receiver's fix mode: 0 not seen, 1 no fix, 2 2D, 3 3D."
+    )
+    static let satellitesUsed = MetricFamily(
+        "waymark_satellites_used",
+        .gauge,
+        "Satellites used in the fix, as the receiver reports."
+    )
+    static let satellitesVisible = MetricFamily("waymark_satellites_visible", .gauge, "Satellites the receiver sees.")
+    static let lastFixAge = MetricFamily(
+        "waymark_last_fix_age_seconds",
+        .gauge,
+        "Seconds since the last usable fix."
+    )
+    static let paused = MetricFamily("waymark_paused", .gauge, "Whether location updates are paused.")
+    /// By ``pauseReasons``.
+    static let pauseReason = MetricFamily(
+        "waymark_pause_reason",
+        .gauge,
+        "Why location updates are paused: 1 for the reason in effect.",
+        by: "reason",
+        pauseReasons
+    )
+    static let pauseReasons = ["stationary", "no_fix"]
+    static let trips = MetricFamily("waymark_trips_total", .counter, "Trips ended.")
+    static let regionCrossings = MetricFamily(
+        "waymark_region_crossings_total",
+        .counter,
+        "Region entries and exits."
+    )
+    static let spoolEvents = MetricFamily("waymark_spool_events", .gauge, "Events in the spool.")
+    static let spoolBytes = MetricFamily(
+        "waymark_spool_bytes",
+        .gauge,
+        "Bytes the spool's events count against [spool] max_bytes."
+    )
+    /// By the event types dropped so far.
+    static let spoolDrops = MetricFamily(
+        "waymark_spool_dropped_events_total",
+        .counter,
+        "Events dropped to make room in a full spool, by type, since the spool was made.",
+        by: "type",
+        []
+    )
+    /// By the sinks' names.
+    static let sinkUnsent = MetricFamily(
+        "waymark_sink_unsent_events",
+        .gauge,
+        "Events a sink does not have yet, deferred ones included.",
+        by: "sink",
+        []
+    )
+    /// By the sinks' names.
+    static let sinkOldestUnsentAge = MetricFamily(
+        "waymark_sink_oldest_unsent_age_seconds",
+        .gauge,
+        "Age of the oldest event a sink does not have yet; 0 when it has everything.",
+        by: "sink",
+        []
+    )
+    static let spoolCommits = MetricFamily(
+        "waymark_spool_commits_total",
+        .counter,
+        "Spool transactions committed (events, cursors, state)."
+    )
+    static let spoolCommitDuration = MetricFamily(
+        "waymark_spool_commit_duration_seconds",
+        "Time a spool commit took, its sync included.",
+        bucketsOf: Histogram(bounds: Histogram.commitBounds)
+    )
+    /// By ``writtenTo``.
+    static let writtenBytes = MetricFamily(
+        "waymark_written_bytes_total",
+        .counter,
+        "Bytes written: event lines committed to the spool, lines appended to the logs, the metrics textfile.",
+        by: "to",
+        ["spool", "logs", "metrics"]
+    )
+    /// By the spool and the logs.
+    static let fsyncs = MetricFamily(
+        "waymark_fsyncs_total",
+        .counter,
+        "Syncs asked for: one per spool transaction (its WAL; checkpoints not counted), one per log file and new directory entry.",
+        by: "to",
+        ["spool", "logs"]
+    )
+    /// By ``Alarm/Kind``.
+    static let alarmOpen = MetricFamily(
+        "waymark_alarm_open",
+        .gauge,
+        "Health alarms open now, by alarm.",
+        by: "alarm",
+        Alarm.Kind.allCases.map(\.rawValue)
+    )
+    /// By ``Alarm/Kind``.
+    static let alarmsRaised = MetricFamily(
+        "waymark_alarms_raised_total",
+        .counter,
+        "Health alarms raised, by alarm.",
+        by: "alarm",
+        Alarm.Kind.allCases.map(\.rawValue)
+    )
+}
