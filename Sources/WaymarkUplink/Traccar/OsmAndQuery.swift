@@ -1,0 +1,88 @@
+import WaymarkCore
+import WaymarkFormats
+
+/// Events as Traccar's OsmAnd protocol takes them: the query parameters its `OsmAndProtocolDecoder` reads, one
+/// request per position.
+///
+/// - A `location` is a position: `id`, `timestamp` (milliseconds since 1970: the decoder reads a number past
+///   2^31 as milliseconds), `lat`, `lon`, `speed` in knots (the decoder's default unit), `bearing`, `altitude`
+///   (above the ellipsoid, as phones report it; above sea level when that is all there is), `accuracy`.
+/// - A `pause`, `resume`, `region` or `trip` is a position at its own place, with what Traccar keeps of it as
+///   attributes (the decoder stores every parameter it does not know under its own name): `motion` (false on a
+///   pause, true on a resume: Traccar's own key for it), `alarm` = `geofenceEnter` or `geofenceExit` and
+///   `geofence` = the region's id on a crossing (Traccar's alarm values for a device that watches its own
+///   geofences, which raise its alarm events and notifications), and an `event` name with the event's figures.
+/// - Every request carries `seq`, kept as an attribute, so that the positions a retry sent twice can be told
+///   apart on the server.
+/// - Other events (`heading`, `status`, `error`, ...) are not sent: Traccar has no place for them.
+public enum OsmAndQuery {
+    /// The query string (without `?`) for `event` of device `deviceID`; nil for an event Traccar keeps nothing
+    /// of, or one without a position.
+    public static func query(for event: EventLine, deviceID: String) -> String? {
+        guard let lat = event.number("lat"), let lon = event.number("lon") else { return nil }
+        var parameters: [(String, String)] = [
+            ("id", deviceID), ("timestamp", String(milliseconds(event.time))), ("lat", number(lat)),
+            ("lon", number(lon)),
+        ]
+        func add(_ name: String, _ value: Double?) {
+            if let value, value.isFinite { parameters.append((name, number(value))) }
+        }
+        switch event.type {
+        case "location":
+            add("speed", event.number("speed").map { JSONObjectWriter.rounded($0 * knotsPerMetrePerSecond, places: 3) })
+            add("bearing", event.number("course"))
+            add("altitude", event.number("alt_hae") ?? event.number("alt_msl"))
+            add("accuracy", event.number("h_acc"))
+        case "pause", "resume":
+            parameters.append(("motion", event.type == "resume" ? "true" : "false"))
+            parameters.append(("event", event.type))
+            if let reason = event.string("reason") { parameters.append(("reason", reason)) }
+            add("distance", event.number("distance"))
+        case "region":
+            guard let crossing = event.string("event"), let id = event.string("id") else { return nil }
+            parameters.append(("alarm", crossing == "enter" ? "geofenceEnter" : "geofenceExit"))
+            parameters.append(("geofence", id))
+            parameters.append(("event", "region"))
+        case "trip":
+            parameters.append(("event", "trip"))
+            add("tripDistance", event.number("distance"))
+            add("tripDuration", event.number("duration"))
+            add(
+                "tripMaxSpeed",
+                event.number("max_speed").map { JSONObjectWriter.rounded($0 * knotsPerMetrePerSecond, places: 3) }
+            )
+        default:
+            return nil
+        }
+        parameters.append(("seq", String(event.seq)))
+        return parameters.map { "\($0.0)=\(percentEncoded($0.1))" }.joined(separator: "&")
+    }
+
+    /// Whole milliseconds since 1970, truncated.
+    private static func milliseconds(_ time: Timestamp) -> Int64 {
+        time.seconds * 1000 + Int64(time.nanoseconds / 1_000_000)
+    }
+
+    /// Knots in a metre per second: a knot is 1852 m an hour.
+    static let knotsPerMetrePerSecond = 3600.0 / 1852.0
+
+    /// The shortest text that reads back as `value`.
+    private static func number(_ value: Double) -> String { JSONText.number(value) }
+
+    /// `text` with everything but RFC 3986's unreserved characters percent-encoded, as a query value.
+    static func percentEncoded(_ text: String) -> String {
+        var bytes: [UInt8] = []
+        let hex = Array("0123456789ABCDEF".utf8)
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
+                UInt8(ascii: "~"):
+                bytes.append(byte)
+            default:
+                bytes += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 0xF)]]
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}
