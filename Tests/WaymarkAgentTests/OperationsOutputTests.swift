@@ -15,7 +15,7 @@ import WaymarkTestSupport
         metrics.append(events) { [12, 1][$0] }
         metrics.append(MetricFamily("waymark_last_fix_age_seconds", .gauge, "Age."), 0.25)
         metrics.append(MetricFamily("waymark_offset_seconds", .gauge, "Offset."), -1_234_567_890)
-        metrics.append(MetricFamily(info: "waymark_build_info", "Build.", ["version": "1.0", "libgps": "11.0"]))
+        metrics.append(MetricFamily(info: "waymark_build_info", "Build.", ["version": "1.0", "libgps": "11.0"]), 1)
         let sinks = MetricFamily("waymark_sink_unsent_events", .gauge, "Unsent.", by: "sink", [])
         metrics.append(sinks, labelled: [("file", 3), ("h\"ttp", 0)])
         var histogram = Histogram(bounds: [0.01, 0.1])

@@ -13,11 +13,11 @@ private let positionParameters = "id=bus-42&timestamp=1890320264250&lat=49.02656
         arguments: [
             (
                 #"{"type":"location","seq":3,\#(eventTime),\#(eventPlace),"alt_hae":383.3,"alt_msl":336.7,"h_acc":19,"v_acc":34.5,"speed":10,"course":131.9,"mode":3}"#,
-                "\(positionParameters)&speed=19.438&bearing=131.9&altitude=383.3&accuracy=19&seq=3"
+                "\(positionParameters)&speed=19.438&bearing=131.9&altitude=336.7&accuracy=19&seq=3"
             ),
             (
-                #"{"type":"location","seq":4,\#(eventTime),\#(eventPlace),"alt_msl":336.7,"mode":2}"#,
-                "\(positionParameters)&altitude=336.7&seq=4"
+                #"{"type":"location","seq":4,\#(eventTime),\#(eventPlace),"alt_hae":383.3,"mode":2}"#,
+                "\(positionParameters)&altitude=383.3&seq=4"
             ),
             (
                 #"{"type":"pause","seq":9,\#(eventTime),"reason":"stationary",\#(eventPlace),"since":"2029-11-25T16:55:00.000Z"}"#,
@@ -25,7 +25,7 @@ private let positionParameters = "id=bus-42&timestamp=1890320264250&lat=49.02656
             ),
             (
                 #"{"type":"resume","seq":10,\#(eventTime),"reason":"moving",\#(eventPlace),"distance":212.5}"#,
-                "\(positionParameters)&motion=true&event=resume&reason=moving&distance=212.5&seq=10"
+                "\(positionParameters)&motion=true&event=resume&reason=moving&resumeDistance=212.5&seq=10"
             ),
             (
                 #"{"type":"region","seq":11,\#(eventTime),"event":"enter","id":"depot north",\#(eventPlace),"confirmed":"2029-11-25T16:57:44.250Z"}"#,

@@ -2,7 +2,7 @@ import WaymarkFormats
 
 /// One metric family of the textfile, laid out once: its `# HELP` and `# TYPE` lines, and for each of its samples
 /// the text before the value (`name ` or `name{label="value"} `). A write copies these and writes the numbers
-/// only, so a tick costs little more than its digits (issue 17: the metrics take under 1 % of the agent's CPU).
+/// only.
 struct MetricFamily: Sendable {
     enum Kind: String, Sendable {
         case counter, gauge, histogram
@@ -82,7 +82,7 @@ struct MetricsText {
     mutating func removeAll() { bytes.removeAll(keepingCapacity: true) }
 
     /// A family of one sample (an info gauge's is 1).
-    mutating func append(_ family: MetricFamily, _ value: Double = 1) {
+    mutating func append(_ family: MetricFamily, _ value: Double) {
         bytes += family.header
         sample(family.samples[0], value)
     }
@@ -95,6 +95,7 @@ struct MetricsText {
 
     /// A family whose label values are known only now (sinks, event types dropped): each sample's text made here.
     mutating func append(_ family: MetricFamily, labelled samples: [(String, Double)]) {
+        precondition(family.label != nil, "\(family.name) has no label")
         bytes += family.header
         for (labelValue, value) in samples {
             sample(MetricFamily.sample(family.name, [(family.label ?? "", labelValue)]), value)
@@ -103,6 +104,7 @@ struct MetricsText {
 
     /// A histogram family made with `histogram`'s bounds.
     mutating func append(_ family: MetricFamily, _ histogram: Histogram) {
+        precondition(family.samples.count == histogram.counts.count + 3, "\(family.name) has other bounds")
         bytes += family.header
         var total = 0
         for (index, count) in histogram.counts.enumerated() {

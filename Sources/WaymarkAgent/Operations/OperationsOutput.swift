@@ -84,11 +84,11 @@ final class OperationsOutput {
     /// textfile the metrics' tick, ``tickSlack`` after it is due. Without one, the periodic checks wake nothing:
     /// they run with the first input after their interval (a fix, a probe of a paused agent, a sink's retry).
     var nextDeadline: MonotonicInstant? {
-        [statusDue, metricsFile == nil ? nil : nextTick + Self.tickSlack].compactMap { $0 }.min()
+        [statusDue, metricsFile == nil ? nil : nextTick + min(Self.tickSlack, interval / 2)].compactMap { $0 }.min()
     }
 
-    /// How long a due tick waits for an input to ride on: a driving agent's ticks come right after a fix, with
-    /// no wake-up of their own; a paused agent's come this much after the interval.
+    /// How long a due tick waits for an input to ride on (at most half the interval): a driving agent's ticks
+    /// come right after a fix, with no wake-up of their own; a paused agent's come this much after the interval.
     static let tickSlack = Duration.seconds(2)
 
     /// After each input: the periodic checks and the metrics when their interval passed, the status file when
@@ -160,7 +160,7 @@ final class OperationsOutput {
         let cpuBefore = Self.threadCPU()
         defer { ownCPU += Self.threadCPU() - cpuBefore }
         metrics.removeAll()
-        metrics.append(.buildInfo)
+        metrics.append(.buildInfo, 1)
         metrics.append(.startTime, (wallClock.secondsSince1970 - (now - started).secondsValue).rounded())
         metrics.append(.statusWrites, Double(statusWrites))
         metrics.append(.cpu, Double(Self.processCPU()) / 1e9)

@@ -1,7 +1,8 @@
 extension Timestamp {
     /// Parses an HTTP date in the form servers send (RFC 9110's IMF-fixdate), as in `Retry-After` and `Date`:
-    /// `Sun, 06 Nov 1994 08:49:37 GMT`. Returns nil for anything else: the obsolete forms RFC 9110 lets a
-    /// recipient refuse, and out-of-range fields.
+    /// `Sun, 06 Nov 1994 08:49:37 GMT`. Returns nil for anything else, out-of-range fields and the two obsolete
+    /// forms included (RFC 9110 asks a recipient to accept those too; a `Retry-After` in one of them falls back
+    /// to the backoff).
     public init?(httpDate text: String) {
         let fields = text.split(separator: " ", omittingEmptySubsequences: false)
         guard fields.count == 6, fields[0].hasSuffix(","), Self.weekdays.contains(String(fields[0].dropLast())),

@@ -12,8 +12,10 @@ import WaymarkCore
 ///   server's answer, and delivery goes on after it. A refused batch is halved until the refused event is
 ///   found: the events around it are delivered, not quarantined with it. A 4xx is never retried forever.
 /// - A refusal of the sink's settings rather than the events (Traccar's 400 for an unknown device id, 401, 403,
-///   a redirect) quarantines nothing: the events wait, retried at the backoff's pace, while the sink raises its
-///   alarm.
+///   404, 405, 410, 415, a redirect) quarantines nothing: the events wait, retried at the backoff's pace, while
+///   the sink raises its alarm. So does a server that refuses ``quarantineLimit`` events in a row with none
+///   confirmed between them: a server that refuses everything is misconfigured, and must not empty the sink
+///   into quarantine.
 ///
 /// Pure: the caller passes `now` and the random numbers, sends, and carries out the ``Effect`` of each answer.
 public struct DeliveryPolicy: Sendable {
@@ -24,8 +26,8 @@ public struct DeliveryPolicy: Sendable {
         public var retryMax: Duration
 
         public init(retryMin: Duration = .seconds(1), retryMax: Duration = .seconds(300)) {
-            self.retryMin = retryMin
-            self.retryMax = max(retryMin, retryMax)
+            self.retryMin = max(retryMin, .milliseconds(1))
+            self.retryMax = max(self.retryMin, retryMax)
         }
     }
 
@@ -37,8 +39,8 @@ public struct DeliveryPolicy: Sendable {
         case temporary(reason: String, retryAfter: Duration?)
         /// The server will not take these events as they are: a 4xx other than the temporary ones.
         case refused(status: Int, answer: String)
-        /// The sink's settings, not the events, are wrong (Traccar's 400 for an unknown device id, 401, 403, a
-        /// redirect): the events wait for the configuration to change.
+        /// The sink's settings, not the events, are wrong (Traccar's 400 for an unknown device id, 401, 403,
+        /// 404, 405, 410, 415, a redirect): the events wait for the configuration to change.
         case misconfigured(status: Int, answer: String)
     }
 
@@ -59,10 +61,16 @@ public struct DeliveryPolicy: Sendable {
     /// Events after the cursor known to hold one the server refuses (a refused batch not yet split down to
     /// it); 0 when none is known.
     private var suspect = 0
+    /// Events quarantined since the last confirmation.
+    private var quarantinedInARow = 0
 
     /// A wait longer than this in a `Retry-After` is cut to it: a server's mistake must not park a sink for
     /// days (its `sink_stalled` alarm rises after `[health] max_unsent_age` anyway).
     public static let longestRetryAfter = Duration.seconds(3600)
+
+    /// Events quarantined in a row, none confirmed between them, after which a refusal counts as a refusal of
+    /// the sink's settings.
+    public static let quarantineLimit = 3
 
     public init(settings: Settings = Settings()) {
         self.settings = settings
@@ -91,18 +99,26 @@ public struct DeliveryPolicy: Sendable {
         case .confirmed:
             backoff.reset()
             nextAttempt = nil
+            quarantinedInARow = 0
             // The refused event is in what is left of the suspect batch.
             suspect = max(0, suspect - sent)
             return .delivered(sent)
         case .refused(let status, let answer):
+            if sent > 1 {
+                // Halved until the refused event is found.
+                backoff.reset()
+                nextAttempt = nil
+                suspect = sent
+                return .none
+            }
+            guard quarantinedInARow < Self.quarantineLimit else {
+                return record(.misconfigured(status: status, answer: answer), sent: sent, now: now, using: &generator)
+            }
             backoff.reset()
             nextAttempt = nil
-            guard sent > 1 else {
-                suspect = 0
-                return .quarantine(status: status, answer: answer)
-            }
-            suspect = sent
-            return .none
+            suspect = 0
+            quarantinedInARow += 1
+            return .quarantine(status: status, answer: answer)
         case .temporary(_, let retryAfter):
             var wait = backoff.nextDelay(using: &generator)
             if let retryAfter { wait = max(wait, min(retryAfter, Self.longestRetryAfter)) }
@@ -115,8 +131,9 @@ public struct DeliveryPolicy: Sendable {
     }
 
     /// What an HTTP answer means by its status (RFC 9110): 2xx confirmed; 408, 429 and 5xx temporary, with the
-    /// wait `Retry-After` asks for (seconds, or a date read against `wallClock`); 401, 403 and redirects (not
-    /// followed) misconfigured; any other 4xx refused; anything else (1xx, past 599) temporary. A sink that knows more of its server maps its own
+    /// wait `Retry-After` asks for (seconds, or a date read against `wallClock`); redirects (not followed) and
+    /// the statuses of a wrong address or account (401, 403, 404, 405, 410, 415) misconfigured; any other 4xx
+    /// refused; anything else (1xx, past 599) temporary. A sink that knows more of its server maps its own
     /// statuses first (Traccar's 400).
     public static func answer(httpStatus status: Int, retryAfter: String?, body: String, wallClock: Timestamp) -> Answer
     {
@@ -128,7 +145,7 @@ public struct DeliveryPolicy: Sendable {
                 reason: "HTTP \(status)",
                 retryAfter: retryAfter.flatMap { wait($0, wallClock: wallClock) }
             )
-        case 300..<400, 401, 403:
+        case 300..<400, 401, 403, 404, 405, 410, 415:
             return .misconfigured(status: status, answer: body)
         case 400..<500:
             return .refused(status: status, answer: body)

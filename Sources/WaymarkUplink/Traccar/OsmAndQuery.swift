@@ -6,12 +6,14 @@ import WaymarkFormats
 ///
 /// - A `location` is a position: `id`, `timestamp` (milliseconds since 1970: the decoder reads a number past
 ///   2^31 as milliseconds), `lat`, `lon`, `speed` in knots (the decoder's default unit), `bearing`, `altitude`
-///   (above the ellipsoid, as phones report it; above sea level when that is all there is), `accuracy`.
+///   (above sea level, as most of Traccar's device protocols report it; above the ellipsoid when that is all
+///   there is), `accuracy`.
 /// - A `pause`, `resume`, `region` or `trip` is a position at its own place, with what Traccar keeps of it as
 ///   attributes (the decoder stores every parameter it does not know under its own name): `motion` (false on a
 ///   pause, true on a resume: Traccar's own key for it), `alarm` = `geofenceEnter` or `geofenceExit` and
 ///   `geofence` = the region's id on a crossing (Traccar's alarm values for a device that watches its own
-///   geofences, which raise its alarm events and notifications), and an `event` name with the event's figures.
+///   geofences, which raise its alarm events and notifications), and an `event` name with the event's figures
+///   (a resume's `resumeDistance`: Traccar reads a device's `distance` as the way since its last position).
 /// - Every request carries `seq`, kept as an attribute, so that the positions a retry sent twice can be told
 ///   apart on the server.
 /// - Other events (`heading`, `status`, `error`, ...) are not sent: Traccar has no place for them.
@@ -31,13 +33,14 @@ public enum OsmAndQuery {
         case "location":
             add("speed", event.number("speed").map { JSONObjectWriter.rounded($0 * knotsPerMetrePerSecond, places: 3) })
             add("bearing", event.number("course"))
-            add("altitude", event.number("alt_hae") ?? event.number("alt_msl"))
+            add("altitude", event.number("alt_msl") ?? event.number("alt_hae"))
             add("accuracy", event.number("h_acc"))
         case "pause", "resume":
             parameters.append(("motion", event.type == "resume" ? "true" : "false"))
             parameters.append(("event", event.type))
             if let reason = event.string("reason") { parameters.append(("reason", reason)) }
-            add("distance", event.number("distance"))
+            // Not `distance`: Traccar takes a device's `distance` as the way since its last position, for the odometer.
+            add("resumeDistance", event.number("distance"))
         case "region":
             guard let crossing = event.string("event"), let id = event.string("id") else { return nil }
             parameters.append(("alarm", crossing == "enter" ? "geofenceEnter" : "geofenceExit"))
