@@ -39,9 +39,12 @@ let package = Package(
             providers: [.apt(["libsqlite3-dev"])]
         ),
         .target(name: "WaymarkStore", dependencies: ["WaymarkCore", "CSQLite"]),
+        // HTTP(S) and gzip for the uplinks: built on the headers of Debian's libcurl4-openssl-dev and zlib1g-dev,
+        // the libraries loaded with dlopen when a network sink first needs them, not linked (Sources/CUplink).
+        .target(name: "CUplink"),
         // Linux calls the Glibc module leaves out (renameat2); declarations only, nothing to link.
         .systemLibrary(name: "CLinux"),
-        .target(name: "WaymarkUplink", dependencies: ["WaymarkCore", "WaymarkFormats", "WaymarkStore"]),
+        .target(name: "WaymarkUplink", dependencies: ["CUplink", "WaymarkCore", "WaymarkFormats", "WaymarkStore"]),
         .target(
             name: "WaymarkAgent",
             dependencies: [

@@ -4,12 +4,17 @@
 # drive needs neither).
 # Idempotent; uses sudo when not root. Swift itself is expected on PATH (or in /opt/swift/usr/bin).
 set -euo pipefail
-packages=(libgps-dev gpsd gpsd-clients python3-gps socat time libsqlite3-dev sqlite3 libxml2-utils binutils)
+# libcurl4-openssl-dev, zlib1g-dev and libmosquitto-dev: the headers the uplinks build on (the libraries themselves
+# are loaded only when a network sink is enabled).
+packages=(libgps-dev gpsd gpsd-clients python3-gps socat time libsqlite3-dev sqlite3 libcurl4-openssl-dev zlib1g-dev
+    libmosquitto-dev libxml2-utils binutils)
 # The tests also set a process's clock years off, as a board without a real-time clock boots (faketime), and
 # build, check, install and trace the Debian package (dpkg-dev, lintian, man-db, strace).
 # scripts/bench-live.sh builds its C peer client with the system's compiler.
 [ "${1:-}" = "--bench" ] && packages+=(gcc libc6-dev)
-[ "${1:-}" = "--tests" ] && packages+=(faketime dpkg-dev lintian man-db strace prometheus-node-exporter python3-prometheus-client)
+# The uplinks' tests run a real MQTT broker and make its certificates (mosquitto, mosquitto-clients, openssl).
+[ "${1:-}" = "--tests" ] && packages+=(faketime dpkg-dev lintian man-db strace prometheus-node-exporter python3-prometheus-client
+    mosquitto mosquitto-clients openssl)
 missing=()
 for package in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")

@@ -6,6 +6,8 @@ public struct SpoolCommit: Sendable {
     public var events: [StoredEvent] = []
     /// The sinks' cursors that moved since the last commit.
     public var cursors: [String: UInt64] = [:]
+    /// Events the sinks' servers refused since the last commit.
+    public var quarantined: [QuarantinedEvent] = []
     /// Whether ``windowStart`` is written.
     public var writesWindow = false
     /// The first `seq` of the deferral window now open, nil when none is.
@@ -33,7 +35,8 @@ public struct SpoolCommit: Sendable {
 
     /// Whether the commit writes anything.
     public var isEmpty: Bool {
-        events.isEmpty && cursors.isEmpty && !writesWindow && insideRegions == nil && seqFloor == nil
+        events.isEmpty && cursors.isEmpty && quarantined.isEmpty && !writesWindow && insideRegions == nil
+            && seqFloor == nil
             && openTrip == nil
     }
 }
@@ -110,6 +113,7 @@ extension Spool {
                     Int64(seq)
                 )
             }
+            try insert(commit.quarantined, database)
             if commit.writesWindow {
                 try setState(StateKey.windowStart, Int64(commit.windowStart ?? 0), database)
             }

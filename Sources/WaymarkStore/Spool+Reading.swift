@@ -105,9 +105,11 @@ extension Spool {
             let pageSize = try database.integer("PRAGMA page_size") ?? 0
             stats.fileBytes = pageCount * pageSize
             stats.drops = state.drops
-            for sink in Set(sinks).union(state.cursors.keys).sorted() {
+            let quarantined = try quarantineCounts(database)
+            for sink in Set(sinks).union(state.cursors.keys).union(quarantined.keys).sorted() {
                 let cursor = Int64(state.cursors[sink] ?? 0)
                 var report = SpoolStats.Sink(name: sink, cursor: UInt64(cursor))
+                report.quarantined = quarantined[sink] ?? 0
                 report.unsent = Int(try database.integer("SELECT COUNT(*) FROM event WHERE seq > ?", cursor) ?? 0)
                 _ = try database.first("SELECT seq, time FROM event WHERE seq > ? ORDER BY seq LIMIT 1", [cursor]) {
                     report.oldestUnsentSeq = UInt64($0.int64(at: 0))
@@ -137,5 +139,18 @@ extension Spool {
             )
         }
         return events
+    }
+}
+
+extension Spool {
+    /// The newest event of `kind`, or nil when the spool holds none.
+    public func lastEvent(of kind: StoredEvent.Kind) throws(SpoolError) -> StoredEvent? {
+        try reading { database in
+            try Self.events(
+                database,
+                "SELECT seq, kind, time, line FROM event WHERE kind = ? ORDER BY seq DESC LIMIT 1",
+                [kind.code]
+            ).first
+        }
     }
 }

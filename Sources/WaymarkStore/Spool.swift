@@ -75,8 +75,8 @@ public final class Spool: Sendable {
 
     static func rowBytes(_ lineCount: Int) -> Int64 { Int64(lineCount) + rowOverhead }
 
-    /// The schema's version in `PRAGMA user_version`.
-    static let schemaVersion: Int64 = 1
+    /// The schema's version in `PRAGMA user_version`: 2 added `quarantine`.
+    static let schemaVersion: Int64 = 2
 
     /// What the rows take now (``rowBytes(_:)`` summed).
     public var usedBytes: Int64 { state.withLock { $0.usedBytes } }
@@ -109,24 +109,37 @@ public final class Spool: Sendable {
         try database.writeTransaction {
             let version = try database.integer("PRAGMA user_version") ?? 0
             guard version != schemaVersion else { return try checkTables(database) }
-            guard version == 0 else {
-                throw SpoolError(.unusable, "the spool's schema version \(version) is not \(schemaVersion)")
+            switch version {
+            case 0:
+                guard try database.integer("SELECT COUNT(*) FROM sqlite_master") == 0 else {
+                    throw SpoolError(.unusable, "the database is not a spool: it holds tables of another program")
+                }
+                try database.execute(
+                    """
+                    CREATE TABLE event (seq INTEGER PRIMARY KEY, kind INTEGER NOT NULL, time INTEGER NOT NULL,
+                                        line BLOB NOT NULL);
+                    CREATE TABLE cursor (sink TEXT PRIMARY KEY, seq INTEGER NOT NULL) WITHOUT ROWID;
+                    CREATE TABLE state (key TEXT PRIMARY KEY, value INTEGER NOT NULL) WITHOUT ROWID;
+                    CREATE TABLE inside_region (id TEXT PRIMARY KEY) WITHOUT ROWID;
+                    CREATE TABLE open_trip (id INTEGER PRIMARY KEY CHECK (id = 1), start INTEGER NOT NULL,
+                                            start_lat REAL NOT NULL, start_lon REAL NOT NULL,
+                                            end INTEGER NOT NULL, end_lat REAL NOT NULL, end_lon REAL NOT NULL,
+                                            distance REAL NOT NULL, idle INTEGER NOT NULL, stops INTEGER NOT NULL,
+                                            max_speed REAL, avg_speed REAL, regions TEXT NOT NULL);
+                    """
+                )
+            case 1:
+                try checkTables(database)
+            default:
+                throw SpoolError(.unusable, "the spool's schema version \(version) is newer than \(schemaVersion)")
             }
-            guard try database.integer("SELECT COUNT(*) FROM sqlite_master") == 0 else {
-                throw SpoolError(.unusable, "the database is not a spool: it holds tables of another program")
-            }
+            // Version 2: the events a server refused, kept with its answer (``Spool/quarantine``).
             try database.execute(
                 """
-                CREATE TABLE event (seq INTEGER PRIMARY KEY, kind INTEGER NOT NULL, time INTEGER NOT NULL,
-                                    line BLOB NOT NULL);
-                CREATE TABLE cursor (sink TEXT PRIMARY KEY, seq INTEGER NOT NULL) WITHOUT ROWID;
-                CREATE TABLE state (key TEXT PRIMARY KEY, value INTEGER NOT NULL) WITHOUT ROWID;
-                CREATE TABLE inside_region (id TEXT PRIMARY KEY) WITHOUT ROWID;
-                CREATE TABLE open_trip (id INTEGER PRIMARY KEY CHECK (id = 1), start INTEGER NOT NULL,
-                                        start_lat REAL NOT NULL, start_lon REAL NOT NULL,
-                                        end INTEGER NOT NULL, end_lat REAL NOT NULL, end_lon REAL NOT NULL,
-                                        distance REAL NOT NULL, idle INTEGER NOT NULL, stops INTEGER NOT NULL,
-                                        max_speed REAL, avg_speed REAL, regions TEXT NOT NULL);
+                CREATE TABLE quarantine (sink TEXT NOT NULL, seq INTEGER NOT NULL, kind INTEGER NOT NULL,
+                                         event_time INTEGER NOT NULL, time INTEGER NOT NULL, status INTEGER NOT NULL,
+                                         answer TEXT NOT NULL, line BLOB NOT NULL, PRIMARY KEY (sink, seq))
+                                         WITHOUT ROWID;
                 PRAGMA user_version = \(schemaVersion);
                 """
             )
@@ -149,6 +162,7 @@ public final class Spool: Sendable {
         static let windowStart = "window_start"
         static let insideSaved = "inside_saved"
         static let dropPrefix = "drops."
+        static let quarantineDroppedPrefix = "quarantine_dropped."
     }
 
     /// Runs `body` on the connection in one read transaction, its errors said with the spool's path.

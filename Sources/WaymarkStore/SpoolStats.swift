@@ -10,6 +10,8 @@ public struct SpoolStats: Equatable, Sendable {
         public var unsent = 0
         public var oldestUnsentSeq: UInt64?
         public var oldestUnsentTime: Timestamp?
+        /// Events its server refused, kept in quarantine.
+        public var quarantined = 0
 
         public init(name: String, cursor: UInt64) {
             self.name = name

@@ -63,6 +63,9 @@ extension Waymark.Spool {
         @Option(help: "jsonl, gpx, geojson or csv.")
         var format: String
 
+        @Flag(help: "Export the events the sinks' servers refused (in quarantine) instead.")
+        var quarantined = false
+
         func validate() throws {
             _ = try exportFormat()
             _ = try since.map(parseTime)
@@ -76,7 +79,14 @@ extension Waymark.Spool {
             let exportFormat = try exportFormat()
             let start = try since.map(parseTime)
             do {
-                try Agent.exportSpool(configuration, from: from, through: to, since: start, format: exportFormat) {
+                try Agent.exportSpool(
+                    configuration,
+                    from: from,
+                    through: to,
+                    since: start,
+                    format: exportFormat,
+                    quarantined: quarantined
+                ) {
                     bytes in bytes.withUnsafeBytes { _ = FileDescriptorOutput.writeAll($0, to: 1) }
                 }
             } catch {

@@ -232,8 +232,8 @@ import WaymarkCore
             "waymark.toml:2: [sinks] file: a section, to be written as [sinks.file], not a boolean"
         ),
         (
-            "[sinks.http]",
-            "waymark.toml:1: [sinks.http]: unknown section; allowed sections are agent, gpsd, location, heading, activity, regions, deferred, spool, sinks.file, places, metrics, health"
+            "[sinks.kafka]",
+            "waymark.toml:1: [sinks.kafka]: unknown section; allowed sections are agent, gpsd, location, heading, activity, regions, deferred, spool, sinks.file, sinks.traccar, sinks.http, places, metrics, health"
         ),
     ])
     func reportsOneLine(text: String, expected: String) {

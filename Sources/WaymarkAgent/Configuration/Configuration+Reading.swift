@@ -13,6 +13,10 @@ extension Configuration {
         ConfigurationSection("deferred") { section, configuration in configuration.deferred.read(from: &section) },
         ConfigurationSection("spool") { section, configuration in configuration.spool.read(from: &section) },
         ConfigurationSection("sinks.file") { section, configuration in configuration.fileSink.read(from: &section) },
+        ConfigurationSection("sinks.traccar") { section, configuration in
+            configuration.traccarSink.read(from: &section)
+        },
+        ConfigurationSection("sinks.http") { section, configuration in configuration.httpSink.read(from: &section) },
         ConfigurationSection("places") { section, configuration in configuration.places.read(from: &section) },
         ConfigurationSection("metrics") { section, configuration in configuration.metrics.read(from: &section) },
         ConfigurationSection("health") { section, configuration in configuration.health.read(from: &section) },

@@ -24,6 +24,10 @@ public struct Configuration: Sendable, Equatable {
     public var spool: SpoolSettings
     /// `[sinks.file]`: the fleet-review logs.
     public var fileSink: FileSinkSettings
+    /// `[sinks.traccar]`: positions to Traccar over its OsmAnd protocol.
+    public var traccarSink = TraccarSinkSettings()
+    /// `[sinks.http]`: batches of events to the fleet's own HTTP endpoint.
+    public var httpSink = HTTPSinkSettings()
     /// `[places]`: the places of `pause` and `trip` events.
     public var places: PlacesSettings
     /// `[metrics]`: the Prometheus textfile.
@@ -53,6 +57,12 @@ public struct Configuration: Sendable, Equatable {
         self.spool = spool
         self.fileSink = fileSink
         self.places = places
+    }
+
+    /// The names of the sinks the configuration enables, as their cursors are named in the spool.
+    public var enabledSinks: [String] {
+        [("file", fileSink.enabled), ("traccar", traccarSink.uplink.enabled), ("http", httpSink.uplink.enabled)]
+            .filter(\.1).map(\.0)
     }
 
     /// Reads a configuration file's text: the defaults, overridden by the keys the text sets.

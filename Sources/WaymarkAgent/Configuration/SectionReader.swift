@@ -56,6 +56,22 @@ struct SectionReader {
         }
     }
 
+    /// Records an issue when the section lacks `key`, which `reason` needs: on the line of `reasonKey`, or of the
+    /// section's first key.
+    mutating func requirePresent(_ key: String, because reason: String, at reasonKey: String) {
+        guard table[key] == nil, !rejectedKeys.contains(key) else { return }
+        rejectedKeys.insert(key)
+        issues.append(
+            ConfigurationIssue(
+                file: file,
+                line: table[reasonKey]?.line ?? table.entries.first?.line,
+                section: section,
+                key: TOMLValue.key(key),
+                message: "missing: \(reason)"
+            )
+        )
+    }
+
     /// Records an issue for each key of the section that was not read, other than `subsections`, which hold
     /// sections of their own.
     mutating func rejectUnknownKeys(except subsections: Set<String> = []) {

@@ -107,7 +107,9 @@ public final class LocationService: Service, Sendable {
 
     /// The service's loop. Its helper tasks run on `executor` too, so a batch wakes one thread, not two.
     private func processInputs(on executor: ThreadExecutor) async {
-        let (storage, reports) = spooling ? Storage.open(configuration, logger: logger) : (nil, [])
+        // The network sinks wake the loop to hand it their progress, which goes with the next commit.
+        let wake: @Sendable () -> Void = { [weak self] in _ = self?.wakeUp.withLock { $0?.yield(.pending) } }
+        let (storage, reports) = spooling ? Storage.open(configuration, wake: wake, logger: logger) : (nil, [])
         var core = AgentCore(
             configuration: configuration,
             savedInside: regionStates?.load(),

@@ -5,6 +5,7 @@ extension SpoolCommit {
     mutating func merge(_ later: SpoolCommit) {
         events += later.events
         cursors.merge(later.cursors) { $1 }
+        quarantined += later.quarantined
         if later.writesWindow {
             writesWindow = true
             windowStart = later.windowStart
@@ -17,6 +18,7 @@ extension SpoolCommit {
     /// Leaves the events only: the state goes with another commit.
     mutating func keepingEventsOnly() {
         cursors = [:]
+        quarantined = []
         writesWindow = false
         windowStart = nil
         insideRegions = nil

@@ -8,7 +8,14 @@ extension Storage {
     /// Opens the spool in `[agent] state_dir` and the sinks the configuration enables. Nothing here stops the
     /// agent: a spool that cannot be opened is moved aside and a fresh one started; one that cannot even be
     /// created leaves the agent running without (nil); each is reported, as an error to emit and a log line.
-    static func open(_ configuration: Configuration, logger: Logger) -> (Storage?, [ErrorReport]) {
+    ///
+    /// - Parameter wake: wakes the agent's loop for the network sinks' progress; nil starts no network sink
+    ///   (replay: its events stay in the spool for the next `waymark run`).
+    static func open(
+        _ configuration: Configuration,
+        wake: (@Sendable () -> Void)? = nil,
+        logger: Logger
+    ) -> (Storage?, [ErrorReport]) {
         var reports: [ErrorReport] = []
         let directory = configuration.agent.stateDirectory
         let spool: Spool
@@ -43,10 +50,18 @@ extension Storage {
                 reports.append(ErrorReport(code: .sinkFailure, message: message, subject: "file"))
             }
         }
+        var uplinks: [(transport: any UplinkTransport, settings: DeliveryPolicy.Settings)] = []
+        if wake != nil {
+            let (transports, failures) = uplinkTransports(configuration, logger: logger)
+            uplinks = transports
+            reports += failures
+        }
         do {
             let storage = try Storage(
                 spool: spool,
                 sinks: sinks,
+                uplinks: uplinks,
+                wake: wake ?? {},
                 settings: configuration.spool,
                 clock: SystemClocks.monotonic,
                 logger: logger
@@ -55,7 +70,7 @@ extension Storage {
                 "spool open",
                 metadata: [
                     "path": "\(spool.path)", "last_seq": "\(storage.recovered.lastSeq)",
-                    "sinks": "\(sinks.map(\.name))",
+                    "sinks": "\(sinks.map(\.name) + uplinks.map(\.transport.name))",
                 ]
             )
             return (storage, reports)
@@ -63,6 +78,60 @@ extension Storage {
             let message = "the spool \(spool.path) cannot be read: \(error); events are not kept on disk"
             logger.critical("\(message)")
             return (nil, reports + [ErrorReport(code: .spoolUnavailable, message: message)])
+        }
+    }
+}
+
+extension Storage {
+    /// The network sinks the configuration enables, each with its own HTTP client; a sink whose client cannot
+    /// start (libcurl missing) is reported and left out: its events stay in the spool.
+    static func uplinkTransports(
+        _ configuration: Configuration,
+        logger: Logger
+    ) -> ([(transport: any UplinkTransport, settings: DeliveryPolicy.Settings)], [ErrorReport]) {
+        var transports: [(transport: any UplinkTransport, settings: DeliveryPolicy.Settings)] = []
+        var reports: [ErrorReport] = []
+        for name in ["traccar", "http"] {
+            do {
+                guard let transport = try makeTransport(name, configuration) else { continue }
+                let settings = name == "traccar" ? configuration.traccarSink.uplink : configuration.httpSink.uplink
+                transports.append((transport, settings.delivery))
+            } catch {
+                let message = "the \(name) sink cannot start: \(error); its events stay in the spool"
+                logger.error("\(message)")
+                reports.append(ErrorReport(code: .sinkFailure, message: message, subject: name))
+            }
+        }
+        return (transports, reports)
+    }
+
+    /// The transport of network sink `name` (`traccar`, `http`), or nil when its section does not enable it.
+    static func makeTransport(
+        _ name: String,
+        _ configuration: Configuration
+    ) throws(HTTPClient.TransportFailure) -> (any UplinkTransport)? {
+        let device = configuration.agent.deviceID
+        switch name {
+        case "traccar":
+            let settings = configuration.traccarSink.uplink
+            guard settings.enabled else { return nil }
+            return TraccarTransport(
+                url: settings.url,
+                deviceID: device,
+                client: try HTTPClient(settings: settings.client)
+            )
+        case "http":
+            let settings = configuration.httpSink
+            guard settings.uplink.enabled else { return nil }
+            return BatchTransport(
+                url: settings.uplink.url,
+                deviceID: device,
+                gzip: settings.gzip,
+                maxBatchBytes: Int(settings.maxBatchBytes.bytes),
+                client: try HTTPClient(settings: settings.uplink.client)
+            )
+        default:
+            return nil
         }
     }
 }

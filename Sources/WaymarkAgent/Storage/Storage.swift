@@ -12,6 +12,10 @@ import WaymarkUplink
 final class Storage {
     let spool: Spool
     private let drivers: [SinkDriver]
+    /// The network sinks, each on its own thread; they take the released events themselves.
+    private let uplinks: [UplinkWorker]
+    /// The last cursor of each network sink handed to a commit.
+    private var uplinkCursors: [String: UInt64] = [:]
     /// The clock of commits and retries: the monotonic clock of the process, in replay too (the commits'
     /// cadence is about the disk, not about the recording).
     private let clock: () -> MonotonicInstant
@@ -56,9 +60,14 @@ final class Storage {
 
     /// - Parameters:
     ///   - sinks: the sinks, each with its cursor taken from the spool.
+    ///   - uplinks: the network sinks' transports and delivery settings; their threads start at once, from their
+    ///     cursors (a sink new to the spool from its oldest event). `wake` wakes the agent's loop to take their
+    ///     progress (``pollUplinks()``).
     init(
         spool: Spool,
         sinks: [any Sink],
+        uplinks: [(transport: any UplinkTransport, settings: DeliveryPolicy.Settings)] = [],
+        wake: @escaping @Sendable () -> Void = {},
         settings: SpoolSettings,
         clock: @escaping () -> MonotonicInstant,
         logger: Logger
@@ -81,11 +90,26 @@ final class Storage {
         drivers = sinks.map { sink in
             SinkDriver(sink: sink, cursor: max(state.cursors[sink.name] ?? 0, sink.lastDelivered ?? 0))
         }
+        self.uplinks = uplinks.map { uplink in
+            UplinkWorker(
+                transport: uplink.transport,
+                spool: spool,
+                cursor: state.cursors[uplink.transport.name] ?? 0,
+                settings: uplink.settings,
+                logger: logger,
+                wake: wake
+            )
+        }
+        for worker in self.uplinks { uplinkCursors[worker.name] = worker.current.cursor }
         recovered = state
         drops = state.drops
         committed = state.lastSeq
         appended = state.lastSeq
         released = state.windowStart.map { $0 - 1 } ?? state.lastSeq
+        for worker in self.uplinks {
+            worker.start()
+            worker.release(through: released)
+        }
     }
 
     /// When ``commitIfDue(now:)`` next has something to do.
@@ -136,8 +160,26 @@ final class Storage {
     /// the sinks. Returns the reports to emit as events: drops, and failures that are new.
     func commitIfDue() -> [ErrorReport] {
         let now = clock()
-        guard let deadline = nextDeadline, deadline <= now else { return [] }
-        return commit(now: now)
+        let reports = pollUplinks(now: now)
+        guard let deadline = nextDeadline, deadline <= now else { return reports }
+        return reports + commit(now: now)
+    }
+
+    /// Takes the network sinks' progress into the next commit (due within `commit_interval`), and returns their
+    /// failures to emit.
+    func pollUplinks(now: MonotonicInstant) -> [ErrorReport] {
+        var reports: [ErrorReport] = []
+        for worker in uplinks {
+            let progress = worker.takeProgress()
+            reports += progress.reports
+            let moved = progress.cursor > uplinkCursors[worker.name] ?? 0
+            guard moved || !progress.quarantined.isEmpty else { continue }
+            uplinkCursors[worker.name] = progress.cursor
+            pending.cursors[worker.name] = progress.cursor
+            pending.quarantined += progress.quarantined
+            if pendingSince == nil { pendingSince = now }
+        }
+        return reports
     }
 
     /// Commits everything pending and delivers.
@@ -175,17 +217,21 @@ final class Storage {
     /// How long a failed commit or delivery waits before it is tried again.
     static let retryInterval = Duration.seconds(5)
 
-    /// The final commit: pending events, then the sinks, then their cursors.
+    /// The final commit: the network sinks stop (what they have not sent goes at the next start), then pending
+    /// events, then the other sinks, then the cursors.
     func close() -> [ErrorReport] {
-        var reports = commit(now: clock())
+        for worker in uplinks { worker.stop() }
+        var reports = pollUplinks(now: clock())
+        reports += commit(now: clock())
         reports += write(takePending())
         return reports
     }
 
-    private var delivered: UInt64 { drivers.map(\.cursor).min() ?? 0 }
+    /// Every sink has the events up to this `seq`.
+    private var delivered: UInt64 { (drivers.map(\.cursor) + uplinks.map(\.current.cursor)).min() ?? 0 }
 
     /// Events some sink does not have yet (deferred, or waiting for a sink); nil without sinks.
-    var unsent: UInt64? { drivers.isEmpty ? nil : appended - min(delivered, appended) }
+    var unsent: UInt64? { drivers.isEmpty && uplinks.isEmpty ? nil : appended - min(delivered, appended) }
 
     /// What a sink does not have yet.
     struct Backlog {
@@ -201,14 +247,14 @@ final class Storage {
     /// Each sink's backlog; reads the spool for the oldest event of a sink whose cursor moved since the last call
     /// (one indexed lookup).
     func backlog() -> [Backlog] {
-        drivers.map { driver in
-            let name = driver.sink.name
-            let cursor = driver.cursor
-            var backlog = Backlog(
-                name: name,
-                unsent: appended - min(cursor, appended),
-                failing: failingSinks.contains(name)
-            )
+        let sinks =
+            drivers.map { ($0.sink.name, $0.cursor, failingSinks.contains($0.sink.name)) }
+            + uplinks.map { worker in
+                let standing = worker.current
+                return (worker.name, standing.cursor, standing.failure != nil)
+            }
+        return sinks.map { name, cursor, failing in
+            var backlog = Backlog(name: name, unsent: appended - min(cursor, appended), failing: failing)
             guard backlog.unsent > 0 else { return backlog }
             var first: Timestamp?
             if cursor < committed {
@@ -226,7 +272,17 @@ final class Storage {
 
     /// Since when each sink has not taken the events committed and released to it; nil for one that has them.
     var sinksBehind: [(name: String, since: MonotonicInstant?)] {
-        drivers.map { ($0.sink.name, behindSince[$0.sink.name]) }
+        let through = min(released, committed)
+        return drivers.map { ($0.sink.name, behindSince[$0.sink.name]) }
+            + uplinks.map { worker in
+                // A network sink delivers on its own thread: behind only while it still lacks released events.
+                (worker.name, worker.current.cursor < through ? behindSince[worker.name] : nil)
+            }
+    }
+
+    /// The network sinks, as they stand now.
+    var uplinkStandings: [(name: String, standing: UplinkWorker.Standing)] {
+        uplinks.map { ($0.name, $0.current) }
     }
 
     /// Bytes written and fsyncs made by the sinks to local files.
@@ -319,6 +375,14 @@ final class Storage {
                 let message = "the \(name) sink failed: \(error); it retries from its last delivered event"
                 logger.error("\(message)")
                 reports.append(ErrorReport(code: .sinkFailure, message: message, subject: name))
+            }
+        }
+        for worker in uplinks {
+            worker.release(through: through)
+            if worker.current.cursor < through {
+                behindSince[worker.name] = behindSince[worker.name] ?? now
+            } else {
+                behindSince[worker.name] = nil
             }
         }
         return reports

@@ -1,0 +1,293 @@
+import Logging
+import WaymarkCore
+import WaymarkGPSD
+import WaymarkStore
+import WaymarkUplink
+
+/// Delivers the spool's released events to one network sink (Traccar, batch HTTP) on a thread of its own, by the
+/// delivery rules every network sink shares (``DeliveryPolicy``): at least once, in `seq` order, from the sink's
+/// cursor; a temporary failure waits with backoff, a refused event is quarantined, a refused configuration
+/// waits. A sink that cannot deliver never holds tracking, the commits or the other sinks: ``Storage`` only
+/// tells it how far the events are released and takes its progress (the cursor and the quarantined events) into
+/// its next commit, which makes them durable.
+///
+/// The thread sleeps on a condition until events are released or its backoff ends: a dead server costs one
+/// wake-up per attempt, none in between.
+final class UplinkWorker: @unchecked Sendable {
+    /// What the worker did since ``takeProgress()`` last took it, for ``Storage``.
+    struct Progress {
+        /// The last `seq` the server confirmed (or quarantined, or had nothing to take of).
+        var cursor: UInt64
+        /// Events refused, to keep in the spool with the cursor that moved over them.
+        var quarantined: [QuarantinedEvent] = []
+        /// Failures and recoveries to emit as events.
+        var reports: [ErrorReport] = []
+    }
+
+    /// What the worker shows of itself at any time.
+    struct Standing {
+        /// The last `seq` the server confirmed.
+        var cursor: UInt64
+        /// Why the last attempt failed; nil once one succeeds.
+        var failure: String?
+        /// Events confirmed, events quarantined, requests made and bytes on the wire since the start.
+        var delivered = 0
+        var quarantined = 0
+        var requests = 0
+        var wireBytes: Int64 = 0
+    }
+
+    let name: String
+    private let transport: any UplinkTransport
+    private let spool: Spool
+    private let logger: Logger
+    /// Wakes the agent's loop, which then takes the progress (``Storage/pollUplinks()``).
+    private let wake: @Sendable () -> Void
+    private let condition = MonotonicCondition()
+
+    // Guarded by `condition`.
+    private var released: UInt64 = 0
+    private var stopping = false
+    private var progress: Progress
+    private var standing: Standing
+    /// Whether the agent was woken for the progress it has not taken yet.
+    private var woken = false
+    /// Whether the thread runs.
+    private var running = false
+
+    // The worker thread's own.
+    private var policy: DeliveryPolicy
+    private var cursor: UInt64
+    /// Events refused in a row since the last confirmation, and the cursor before the first of them: they are
+    /// quarantined for good at the next confirmation, or sent again when the refusals turn out to be of the
+    /// sink's settings (an unknown device id refuses every event: nothing is quarantined for it).
+    private var tentative: (items: [QuarantinedEvent], cursorBefore: UInt64) = ([], 0)
+    private var generator = SystemRandomNumberGenerator()
+
+    /// Events read from the spool for one round of attempts.
+    static let readLimit = 1024
+
+    init(
+        transport: any UplinkTransport,
+        spool: Spool,
+        cursor: UInt64,
+        settings: DeliveryPolicy.Settings,
+        logger: Logger,
+        wake: @escaping @Sendable () -> Void
+    ) {
+        name = transport.name
+        self.transport = transport
+        self.spool = spool
+        self.cursor = cursor
+        self.logger = logger
+        self.wake = wake
+        policy = DeliveryPolicy(settings: settings)
+        progress = Progress(cursor: cursor)
+        standing = Standing(cursor: cursor)
+    }
+
+    /// Starts the thread, named `uplink NAME` (`top -H`).
+    func start() {
+        condition.locked { running = true }
+        DedicatedThread.start(name: "uplink \(name)") { [self] in
+            run()
+            condition.locked {
+                running = false
+                condition.broadcast()
+            }
+        }
+    }
+
+    /// The events up to `seq` may go (committed, and out of any open deferral window).
+    func release(through seq: UInt64) {
+        condition.locked {
+            guard seq > released else { return }
+            released = seq
+            condition.broadcast()
+        }
+    }
+
+    /// Takes what the worker did since the last call.
+    func takeProgress() -> Progress {
+        condition.locked {
+            defer {
+                progress.quarantined = []
+                progress.reports = []
+                woken = false
+            }
+            return progress
+        }
+    }
+
+    var current: Standing { condition.locked { standing } }
+
+    /// Stops the request under way and the thread, and waits for it (about a second at most: libcurl checks
+    /// the cancellation about once a second).
+    func stop() {
+        condition.locked {
+            stopping = true
+            condition.broadcast()
+        }
+        transport.cancel()
+        condition.locked {
+            while running { _ = condition.wait(until: nil) }
+        }
+    }
+
+    private func run() {
+        while let through = nextRound() {
+            do {
+                try deliver(through: through)
+            } catch {
+                // The spool cannot be read: said once, tried again after the backoff.
+                note(.temporary(reason: "the spool cannot be read: \(error)", retryAfter: nil), sent: 1)
+            }
+        }
+    }
+
+    /// Waits until events are released past the cursor and the backoff allows an attempt; nil to stop.
+    private func nextRound() -> UInt64? {
+        condition.locked {
+            while !stopping {
+                let now = SystemClocks.monotonic()
+                if released > cursor && policy.mayAttempt(now: now) { return released }
+                _ = condition.wait(until: released > cursor ? policy.nextAttempt : nil)
+            }
+            return nil
+        }
+    }
+
+    /// One round: reads the released events after the cursor and sends them until they are all confirmed, one
+    /// attempt fails, or the agent stops.
+    private func deliver(through: UInt64) throws {
+        let events = try spool.events(after: cursor, through: through, limit: Self.readLimit)
+        // Past the last event read: `through` when the read was not cut short (events dropped for room, or
+        // never committed, have nothing to send).
+        let end = events.count < Self.readLimit ? through : events.last?.seq ?? through
+        var remaining = events[...]
+        while !remaining.isEmpty, !condition.locked({ stopping }) {
+            let skipped = transport.skippable(remaining)
+            if skipped > 0 {
+                move(to: remaining[remaining.startIndex + skipped - 1].seq)
+                remaining = remaining.dropFirst(skipped)
+                continue
+            }
+            let offered = remaining.prefix(policy.batchSize(available: remaining.count))
+            let attempt = transport.send(offered, wallClock: SystemClocks.wall())
+            let effect = note(attempt.answer, sent: attempt.sent, wireBytes: attempt.wireBytes)
+            switch effect {
+            case .delivered(let count):
+                commitTentative()
+                move(to: remaining[remaining.startIndex + count - 1].seq, delivered: count)
+                remaining = remaining.dropFirst(count)
+            case .quarantine(let status, let answer):
+                let refused = remaining[remaining.startIndex]
+                logger.warning(
+                    "the \(name) sink's server refused event \(refused.seq) (HTTP \(status)): it is kept in quarantine",
+                    metadata: ["answer": "\(answer)"]
+                )
+                if tentative.items.isEmpty { tentative.cursorBefore = cursor }
+                tentative.items.append(
+                    QuarantinedEvent(
+                        sink: name,
+                        event: refused,
+                        status: status,
+                        answer: answer,
+                        refusedAt: SystemClocks.wall()
+                    )
+                )
+                cursor = refused.seq
+                remaining = remaining.dropFirst()
+            case .none:
+                if case .refused = attempt.answer, !tentative.items.isEmpty {
+                    // Refused in a row: the settings, not the events. They go again after the wait.
+                    logger.notice(
+                        "the \(name) sink's last \(tentative.items.count) refusals were of its settings: those events are sent again, not quarantined"
+                    )
+                    cursor = tentative.cursorBefore
+                    tentative.items = []
+                }
+                return
+            }
+        }
+        // Past the end only when nothing refused waits to be judged: a tentative quarantine holds the cursor.
+        if remaining.isEmpty && tentative.items.isEmpty { move(to: end) }
+    }
+
+    /// The events refused in a row were the events' fault, not the settings': they stay in quarantine.
+    private func commitTentative() {
+        guard let last = tentative.items.last else { return }
+        let items = tentative.items
+        tentative.items = []
+        condition.locked {
+            progress.quarantined += items
+            standing.quarantined += items.count
+            progress.cursor = max(progress.cursor, last.event.seq)
+            standing.cursor = max(standing.cursor, last.event.seq)
+        }
+    }
+
+    /// Records an attempt's answer with the policy, says a failure once when it starts and once when it ends.
+    @discardableResult
+    private func note(_ answer: DeliveryPolicy.Answer, sent: Int, wireBytes: Int = 0) -> DeliveryPolicy.Effect {
+        let effect = policy.record(answer, sent: sent, now: SystemClocks.monotonic(), using: &generator)
+        // The failure the sink is in after this attempt; nil when it delivers, and unchanged while a refused
+        // batch is halved.
+        let failure: String??
+        switch (answer, effect) {
+        case (.temporary(let reason, _), _):
+            failure = .some(reason)
+        case (.misconfigured(let status, let answer), _),
+            (.refused(let status, let answer), .none) where sent == 1:
+            // A refusal that the rules took as one of the settings: too many in a row.
+            failure =
+                "the server refuses the sink's settings (HTTP \(status)\(answer.isEmpty ? "" : ": \(answer)")): "
+                + "check [sinks.\(name)] url and that the server knows this board's device_id"
+        case (.refused, .none):
+            failure = nil
+        default:
+            failure = .some(nil)
+        }
+        let report: ErrorReport? = condition.locked {
+            standing.requests += 1
+            standing.wireBytes += Int64(wireBytes)
+            let was = standing.failure
+            guard let failure else { return nil }
+            standing.failure = failure
+            guard let failure, was == nil else {
+                if failure == nil, was != nil { logger.notice("the \(name) sink delivers again") }
+                return nil
+            }
+            let message = "the \(name) sink cannot deliver: \(failure); it retries from its last delivered event"
+            logger.error("\(message)")
+            let report = ErrorReport(code: .sinkFailure, message: message, subject: name)
+            progress.reports.append(report)
+            return report
+        }
+        if report != nil { wakeOnce() }
+        return effect
+    }
+
+    /// Moves the cursor over events delivered or with nothing to send; while refusals wait to be judged
+    /// (``tentative``) only the worker's own cursor moves.
+    private func move(to seq: UInt64, delivered: Int = 0) {
+        guard seq > cursor else { return }
+        cursor = seq
+        guard tentative.items.isEmpty else { return }
+        condition.locked {
+            progress.cursor = seq
+            standing.cursor = seq
+            standing.delivered += delivered
+        }
+        wakeOnce()
+    }
+
+    /// Wakes the agent's loop once for the progress it has not taken yet.
+    private func wakeOnce() {
+        let first = condition.locked {
+            defer { woken = true }
+            return !woken
+        }
+        if first { wake() }
+    }
+}

@@ -1,0 +1,63 @@
+import WaymarkCore
+import WaymarkStore
+
+/// A network sink's way to its server (Traccar, batch HTTP): what one attempt sends of the events after the
+/// sink's cursor, and what the server said of it. The delivery rules around it (``DeliveryPolicy``) are the
+/// same for every transport.
+///
+/// Blocking: called from the sink's own thread.
+public protocol UplinkTransport: AnyObject {
+    /// The sink's name: its cursor's in the spool and its section's in the configuration (`traccar`, `http`).
+    var name: String { get }
+    /// How many of the first `events` the server keeps nothing of (Traccar has no place for a heading): the
+    /// cursor moves over them without a request.
+    func skippable(_ events: ArraySlice<StoredEvent>) -> Int
+    /// Sends the first of `events` (not skippable): at least one, at most all, as many as one request takes.
+    /// `wallClock` reads a `Retry-After` date.
+    func send(_ events: ArraySlice<StoredEvent>, wallClock: Timestamp) -> UplinkAttempt
+    /// Stops the request under way and every later one: the agent is stopping.
+    func cancel()
+}
+
+/// One request of a network sink: how many events it carried and what came back.
+public struct UplinkAttempt: Hashable, Sendable {
+    /// The events the request carried, from the first given.
+    public var sent: Int
+    public var answer: DeliveryPolicy.Answer
+    /// Bytes on the wire, both ways, headers included.
+    public var wireBytes: Int
+
+    public init(sent: Int, answer: DeliveryPolicy.Answer, wireBytes: Int) {
+        self.sent = sent
+        self.answer = answer
+        self.wireBytes = wireBytes
+    }
+}
+
+extension HTTPClient {
+    /// Sends one request and maps what came back to the delivery rules' answer (RFC 9110, ``DeliveryPolicy``);
+    /// `mapStatus` lets a transport read its server's statuses first.
+    func attempt(
+        url: String,
+        headers: [String] = [],
+        body: [UInt8]?,
+        sent: Int,
+        wallClock: Timestamp,
+        mapStatus: (Response) -> DeliveryPolicy.Answer? = { _ in nil }
+    ) -> UplinkAttempt {
+        switch send(url: url, headers: headers, body: body) {
+        case .success(let response):
+            let answer =
+                mapStatus(response)
+                ?? DeliveryPolicy.answer(
+                    httpStatus: response.status,
+                    retryAfter: response.retryAfter,
+                    body: response.body,
+                    wallClock: wallClock
+                )
+            return UplinkAttempt(sent: sent, answer: answer, wireBytes: response.sentBytes + response.receivedBytes)
+        case .failure(let failure):
+            return UplinkAttempt(sent: sent, answer: .temporary(reason: failure.message, retryAfter: nil), wireBytes: 0)
+        }
+    }
+}

@@ -1,0 +1,51 @@
+import Testing
+
+@testable import WaymarkAgent
+
+/// `[sinks.traccar]` and `[sinks.http]`: what their keys accept.
+@Suite struct UplinkSettingsTests {
+    @Test(arguments: [
+        ("http://127.0.0.1:5055/", true),
+        ("HTTPS://fleet.example/waymark/batches?board=1", true),
+        ("https://[::1]:8443/", true),
+        ("ftp://fleet.example/", false),
+        ("http://", false),
+        ("http:///path", false),
+        ("http://fleet example/", false),
+        ("fleet.example:5055", false),
+        ("", false),
+    ])
+    func aURLIsHTTPWithAHost(text: String, accepted: Bool) {
+        #expect(UplinkSettings.isURL(text) == accepted)
+    }
+
+    @Test func everyKeyIsReadWithItsUnit() throws {
+        let configuration = try Configuration.parse(
+            """
+            [sinks.http]
+            enabled = true
+            url = "https://fleet.example/batches"
+            gzip = false
+            max_batch_bytes = "256KB"
+            timeout = "5s"
+            ca_file = "/etc/waymark/ca.pem"
+            retry_min = "2s"
+            retry_max = "1h"
+            """,
+            fileName: "waymark.toml"
+        )
+        let http = configuration.httpSink
+        #expect(http.uplink.enabled && http.uplink.url == "https://fleet.example/batches" && !http.gzip)
+        #expect(http.maxBatchBytes.bytes == 256 << 10 && http.uplink.timeout == .seconds(5))
+        #expect(http.uplink.caFile == "/etc/waymark/ca.pem")
+        #expect(http.uplink.delivery == .init(retryMin: .seconds(2), retryMax: .seconds(3600)))
+        #expect(configuration.enabledSinks == ["file", "http"])
+    }
+
+    @Test func retryMinAboveRetryMaxIsRefused() {
+        let error = #expect(throws: ConfigurationError.self) {
+            try Configuration.parse("[sinks.traccar]\nretry_min = \"10m\"\nretry_max = \"1m\"\n", fileName: "w.toml")
+        }
+        #expect(error?.description == "w.toml:3: [sinks.traccar] retry_max = \"1m\": must be at least retry_min (10m)")
+    }
+}

@@ -1,0 +1,60 @@
+import Testing
+import WaymarkCore
+import WaymarkStore
+
+@testable import WaymarkUplink
+
+/// How the batch endpoint's requests are cut: at the end of a deferral window, and at `max_batch_bytes`.
+@Suite struct BatchTransportTests {
+    static func event(_ seq: UInt64, _ kind: StoredEvent.Kind = .location, bytes: Int = 99) -> StoredEvent {
+        StoredEvent(
+            seq: seq,
+            kind: kind,
+            time: Timestamp(seconds: 0),
+            line: Array(repeating: UInt8(ascii: "x"), count: bytes)
+        )
+    }
+
+    @Test(
+        arguments: [
+            // (kinds by seq: L location, F deferred_finished; the most bytes; the seqs of the first request)
+            ("LLLFLLF", 10_000, [1, 2, 3, 4]),
+            ("FLL", 10_000, [1]),
+            ("LLLL", 10_000, [1, 2, 3, 4]),
+            ("LLLLF", 250, [1, 2]),
+            ("LLLLF", 10, [1]),
+            ("L", 1, [1]),
+        ] as [(String, Int, [UInt64])]
+    )
+    func aRequestEndsAtItsWindowOrItsSize(kinds: String, maxBytes: Int, expected: [UInt64]) {
+        let events = kinds.enumerated().map { index, kind in
+            Self.event(UInt64(index + 1), kind == "F" ? .deferredFinished : .location)
+        }
+        #expect(BatchTransport.batch(events[...], maxBytes: maxBytes).map(\.seq) == expected)
+    }
+
+    @Test func gzipIsWhatGunzipReads() throws {
+        let text = String(repeating: #"{"type":"location","seq":1,"lat":49.0,"lon":12.0}"# + "\n", count: 200)
+        let compressed = try Gzip.compress(Array(text.utf8))
+        #expect(compressed.starts(with: [0x1F, 0x8B, 8]))
+        #expect(compressed.count < text.utf8.count / 10)
+        // The trailer: CRC-32 and the input's length modulo 2^32, little-endian.
+        let length = compressed.suffix(4).enumerated().reduce(0) { $0 | Int($1.element) << (8 * $1.offset) }
+        #expect(length == text.utf8.count)
+    }
+
+    @Test(
+        arguments: [
+            ("Retry-After: 120\r\n", "120"),
+            ("retry-after:\t Wed, 21 Oct 2015 07:28:00 GMT \r\n", "Wed, 21 Oct 2015 07:28:00 GMT"),
+            ("Retry-Afterx: 1\r\n", nil),
+            ("Content-Length: 0\r\n", nil),
+            ("HTTP/1.1 429 Too Many Requests\r\n", nil),
+        ] as [(String, String?)]
+    )
+    func theRetryAfterHeaderIsFoundInAnyCase(line: String, expected: String?) {
+        let bytes = Array(line.utf8)
+        let value = bytes.withUnsafeBytes { HTTPClient.value(of: "retry-after", in: $0) }
+        #expect(value == expected)
+    }
+}

@@ -1,0 +1,338 @@
+import Foundation
+import Testing
+import WaymarkTestSupport
+
+/// Issue 18's network sinks with the real parts: `waymark run` against a real gpsd replaying the Regensburg drive,
+/// delivering to a loopback server that decodes Traccar's OsmAnd requests by the rules of Traccar's
+/// `OsmAndProtocolDecoder` and batches as the fleet's own endpoint would (`Tests/Fixtures/uplink`), with faults
+/// scripted into it.
+@Suite("Uplinks: Traccar and batch HTTP", .serialized)
+struct UplinkDeliveryTests {
+    static let drive = "20100411_Geko_Regensburg.log"
+
+    /// A workspace with the configuration `settings`, one agent run against a real gpsd replaying the drive, and
+    /// what it printed.
+    final class Run {
+        let directory: URL
+        let config: String
+        var agent: WaymarkBinary.Running?
+        let gpsd: GPSDTestServer
+
+        init(_ settings: String) throws {
+            directory = try Fixtures.temporaryDirectory()
+            config = directory.appendingPathComponent("waymark.toml").path
+            let agentSection = Fixtures.agentSection(in: directory).replacingOccurrences(
+                of: "[agent]\n",
+                with: "[agent]\ndevice_id = \"bus-7\"\n"
+            )
+            try (agentSection + settings).write(toFile: config, atomically: true, encoding: .utf8)
+            gpsd = try GPSDTestServer(log: Fixtures.gpsdLog(UplinkDeliveryTests.drive))
+        }
+
+        deinit {
+            gpsd.stop()
+            gpsd.removeFiles()
+            try? FileManager.default.removeItem(at: directory)
+        }
+
+        /// Starts the agent and waits for the end of the drive.
+        func drive() throws -> WaymarkBinary.Running {
+            let agent = try WaymarkBinary.start(
+                ["run", "--print", "--config", config, "--gpsd", "127.0.0.1:\(gpsd.port)", "--log-level", "info"]
+            )
+            self.agent = agent
+            try agent.wait(seconds: 90, "the end of the drive") { agent.stderr.contains("code=no_device") }
+            return agent
+        }
+
+        /// The events the agent printed so far.
+        func printed() throws -> [[String: Any]] {
+            try (agent?.stdout ?? "").split(separator: "\n").map { line in
+                try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            }
+        }
+
+        func spoolStats() throws -> [String: Any] {
+            let result = try WaymarkBinary.run(["spool", "stats", "--config", config])
+            #expect(result.status == 0, "\(result.stderr)")
+            return try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        }
+
+        func sinkStats(_ name: String) throws -> [String: Any] {
+            let sinks = try #require(try spoolStats()["sinks"] as? [[String: Any]])
+            return try #require(sinks.first { $0["name"] as? String == name })
+        }
+    }
+
+    /// Waits until `condition` holds of what the server received, at most `seconds`.
+    static func waitForServer(
+        _ server: UplinkTestServer,
+        seconds: Double,
+        _ what: String,
+        until condition: ([[String: Any]]) -> Bool
+    ) throws -> [[String: Any]] {
+        let deadline = Date().addingTimeInterval(seconds)
+        while true {
+            let received = try server.received()
+            if condition(received) { return received }
+            guard Date() < deadline else { throw TestServerError("\(what) did not happen within \(seconds) s") }
+            usleep(100_000)
+        }
+    }
+
+    @Test(
+        "Traccar gets every position with Traccar's units through 500s, a 429, resets and a timeout; a 400 is quarantined"
+    )
+    func traccarThroughFaults() throws {
+        let server = try UplinkTestServer(devices: ["bus-7"])
+        defer { server.stop() }
+        // Request numbers count from here, retries included. libcurl sends a request again by itself, once, on a
+        // fresh connection when a kept connection is reset: two resets in a row reach the agent.
+        try server.setFaults(
+            """
+            [{"match": {"request": 5}, "status": 500, "times": 1},
+             {"match": {"request": 6}, "status": 503, "times": 1},
+             {"match": {"request": 12}, "status": 429, "retry_after": "2", "times": 1},
+             {"match": {"request": 20}, "reset": true, "times": 1},
+             {"match": {"request": 21}, "reset": true, "times": 1},
+             {"match": {"request": 30}, "delay": 2.5, "times": 1},
+             {"match": {"request": 40}, "status": 400, "body": "bad position", "times": 1}]
+            """
+        )
+        let run = try Run(
+            """
+            [deferred]
+            enabled = false
+
+            [sinks.traccar]
+            enabled = true
+            url = "\(server.osmAndURL)"
+            timeout = "1s"
+            retry_min = "100ms"
+            retry_max = "500ms"
+
+            """
+        )
+        let agent = try run.drive()
+        let positions = try run.printed().filter { event in
+            ["location", "pause", "resume", "region", "trip"].contains(event["type"] as? String ?? "")
+                && event["lat"] != nil
+        }
+        #expect(positions.count > 700)
+        // Each position once, but the one refused.
+        let received = try Self.waitForServer(server, seconds: 60, "every position at the server") { received in
+            let seqs = Set(received.compactMap { ($0["attributes"] as? [String: Any])?["seq"] as? Double })
+            return seqs.count >= positions.count - 1
+        }
+        #expect(agent.interrupt() == 0)
+        let faults = received.filter { $0["kind"] as? String == "fault" }
+        #expect(faults.count == 7, "\(faults)")
+        let refused = try #require(faults.first { $0["status"] as? Int == 400 })
+        let refusedSeq = try #require((refused["seqs"] as? [Double])?.first).rounded()
+        var bySeq: [Int: [String: Any]] = [:]
+        for record in received where record["kind"] as? String == "osmand" {
+            let attributes = try #require(record["attributes"] as? [String: Any])
+            bySeq[Int(try #require(attributes["seq"] as? Double))] = record
+        }
+        #expect(bySeq[Int(refusedSeq)] == nil)
+        for event in positions {
+            let seq = try #require(event["seq"] as? Int)
+            guard seq != Int(refusedSeq) else { continue }
+            let record = try #require(bySeq[seq], "position \(seq) never reached the server")
+            #expect(record["device"] as? String == "bus-7")
+            #expect(record["lat"] as? Double == event["lat"] as? Double)
+            #expect(record["lon"] as? Double == event["lon"] as? Double)
+            let time = try #require(ISO8601DateFormatter.withMilliseconds.date(from: event["time"] as? String ?? ""))
+            #expect(record["time_ms"] as? Int == Int((time.timeIntervalSince1970 * 1000).rounded()))
+            guard event["type"] as? String == "location" else { continue }
+            if let speed = event["speed"] as? Double {
+                let knots = try #require(record["speed_knots"] as? Double)
+                #expect(abs(knots - speed * 3600 / 1852) < 0.0006, "seq \(seq): \(knots) kn for \(speed) m/s")
+            }
+            #expect(record["course"] as? Double == event["course"] as? Double)
+            #expect(record["altitude"] as? Double == (event["alt_msl"] ?? event["alt_hae"]) as? Double)
+            #expect(record["accuracy"] as? Double == event["h_acc"] as? Double)
+        }
+        // Retry-After: 2 waited at least 2 s, where the backoff alone waits at most 0.5 s.
+        let tooMany = try #require(faults.first { $0["status"] as? Int == 429 })
+        let answeredAt = try #require(tooMany["at"] as? Double)
+        let next = try #require(received.compactMap { $0["at"] as? Double }.filter { $0 > answeredAt }.min())
+        #expect(
+            next - answeredAt >= 1.95,
+            "the request after a 429 with Retry-After: 2 came after \(next - answeredAt) s"
+        )
+        // One connection kept alive, new ones only after a failure.
+        let connections = Set(received.compactMap { $0["connection"] as? Int })
+        #expect(connections.count <= 8, "\(connections.count) connections")
+        // The refused event is kept with the server's answer; the cursor is past every position.
+        let stats = try run.spoolStats()
+        let quarantine = try #require(stats["quarantine"] as? [[String: Any]])
+        #expect(quarantine.count == 1)
+        #expect(quarantine.first?["seq"] as? Int == Int(refusedSeq))
+        #expect(quarantine.first?["status"] as? Int == 400)
+        #expect(quarantine.first?["answer"] as? String == "bad position")
+        let traccar = try run.sinkStats("traccar")
+        #expect(traccar["quarantined"] as? Int == 1)
+        #expect((traccar["cursor"] as? Int ?? 0) >= positions.compactMap { $0["seq"] as? Int }.max() ?? .max)
+        let exported = try WaymarkBinary.run(
+            ["spool", "export", "--quarantined", "--format", "jsonl", "--config", run.config]
+        )
+        #expect(exported.status == 0)
+        #expect(exported.stdoutLines.count == 1 && exported.stdout.contains("\"seq\":\(Int(refusedSeq)),"))
+        // The agent said what failed, as events and in its log.
+        #expect(agent.stderr.contains("the traccar sink cannot deliver"))
+    }
+
+    @Test("An unknown device is a refusal of the settings: events wait, none is quarantined")
+    func traccarUnknownDevice() throws {
+        let server = try UplinkTestServer(devices: ["another-bus"])
+        defer { server.stop() }
+        let run = try Run(
+            """
+            [deferred]
+            enabled = false
+
+            [sinks.traccar]
+            enabled = true
+            url = "\(server.osmAndURL)"
+            retry_min = "100ms"
+            retry_max = "200ms"
+
+            """
+        )
+        let agent = try run.drive()
+        _ = try Self.waitForServer(server, seconds: 20, "ten refusals") { _ in
+            ((try? server.counts().requests) ?? 0) >= 10
+        }
+        #expect(agent.interrupt() == 0)
+        let stats = try run.sinkStats("traccar")
+        #expect(stats["quarantined"] as? Int == 0)
+        // Past the events Traccar keeps nothing of (the first statuses), never past a position.
+        let firstPosition = try run.printed().first { $0["type"] as? String == "location" }?["seq"] as? Int
+        #expect((stats["cursor"] as? Int ?? .max) < firstPosition ?? 0)
+        #expect((stats["unsent"] as? Int ?? 0) > 700)
+        #expect(agent.stderr.contains("the server refuses the sink's settings (HTTP 400"))
+        #expect(
+            try run.printed().contains { $0["code"] as? String == "sink_failure" && $0["id"] as? String == "traccar" }
+        )
+    }
+
+    @Test("Batch HTTP: one gzip request per closed window; a refused event is found and quarantined; no window twice")
+    func batchWindows() throws {
+        let server = try UplinkTestServer()
+        defer { server.stop() }
+        let run = try Run(
+            """
+            [deferred]
+            enabled = true
+            until_traveled = 2000
+            timeout = "1h"
+
+            [sinks.http]
+            enabled = true
+            url = "\(server.batchURL)"
+            gzip = true
+            retry_min = "100ms"
+            retry_max = "200ms"
+
+            """
+        )
+        // The 200th event is refused wherever it goes: its window is split until it is alone.
+        try server.setFaults(#"[{"match": {"seq": 200}, "status": 422, "body": "no"}]"#)
+        let agent = try run.drive()
+        let printed = try run.printed()
+        let lastWindowEnd = try #require(
+            printed.filter { $0["type"] as? String == "deferred_finished" }.compactMap { $0["seq"] as? Int }.max()
+        )
+        let received = try Self.waitForServer(server, seconds: 60, "every closed window") { received in
+            received.compactMap { ($0["event"] as? [String: Any])?["seq"] as? Int }.max() ?? 0 >= lastWindowEnd
+        }
+        #expect(agent.interrupt() == 0)
+        let batches = received.filter { $0["kind"] as? String == "batch" }
+        let seqs = batches.compactMap { ($0["event"] as? [String: Any])?["seq"] as? Int }
+        #expect(Set(seqs).count == seqs.count, "an event arrived twice")
+        let expected = printed.compactMap { $0["seq"] as? Int }.filter { $0 <= lastWindowEnd && $0 != 200 }
+        #expect(Set(seqs) == Set(expected))
+        #expect(batches.allSatisfy { $0["gzip"] as? Bool == true && $0["device"] as? String == "bus-7" })
+        // Every request ends a window, but those split around the refused event.
+        let requests = Dictionary(grouping: batches) { "\($0["first_seq"] ?? 0)-\($0["last_seq"] ?? 0)" }
+        let windowEnds = requests.values.filter { batch in
+            (batch.last?["event"] as? [String: Any])?["type"] as? String == "deferred_finished"
+        }
+        #expect(windowEnds.count >= requests.count - 12, "\(requests.count) requests, \(windowEnds.count) window ends")
+        #expect(try run.sinkStats("http")["quarantined"] as? Int == 1)
+        // A clean restart, with no gpsd: the window the stop closed goes, and nothing else again.
+        let restart = try WaymarkBinary.start(
+            ["run", "--config", run.config, "--gpsd", "127.0.0.1:\(try GPSDTestServer.freePort())"]
+        )
+        let lastSeq = try #require(printed.compactMap { $0["seq"] as? Int }.max())
+        let after = try Self.waitForServer(server, seconds: 30, "the last window after the restart") { received in
+            received.compactMap { ($0["event"] as? [String: Any])?["seq"] as? Int }.max() ?? 0 >= lastSeq
+        }
+        #expect(restart.interrupt() == 0)
+        let all = after.compactMap { ($0["event"] as? [String: Any])?["seq"] as? Int }
+        #expect(Set(all).count == all.count, "an event arrived twice across the restart")
+    }
+
+    @Test("waymark sinks test says what each server answered")
+    func sinksTest() throws {
+        let server = try UplinkTestServer(devices: ["bus-7"])
+        defer { server.stop() }
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let config = directory.appendingPathComponent("waymark.toml").path
+        let closed = try GPSDTestServer.freePort()
+        try
+            (Fixtures.agentSection(in: directory)
+                + """
+                [sinks.http]
+                enabled = true
+                url = "\(server.batchURL)"
+
+                [sinks.traccar]
+                enabled = true
+                url = "http://127.0.0.1:\(closed)/"
+                """)
+            .write(toFile: config, atomically: true, encoding: .utf8)
+        let http = try WaymarkBinary.run(["sinks", "test", "http", "--config", config])
+        #expect(http.status == 0, "\(http.stderr)")
+        #expect(http.stdout.contains("http: status seq 0 to \(server.batchURL): confirmed"))
+        let received = try server.received()
+        #expect((received.first?["event"] as? [String: Any])?["test"] as? Bool == true)
+        // Traccar keeps positions only, and this spool has none.
+        let traccar = try WaymarkBinary.run(["sinks", "test", "--config", config])
+        #expect(traccar.status == 1)
+        #expect(traccar.stdout.contains("traccar: nothing sent"))
+        let unknown = try WaymarkBinary.run(["sinks", "test", "mqtt", "--config", config])
+        #expect(unknown.status == 2)
+        #expect(unknown.stderr.contains("no network sink mqtt"))
+    }
+
+    @Test("An enabled sink without a URL, or with a URL of another scheme, stops the agent with its line")
+    func configurationErrors() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let config = directory.appendingPathComponent("waymark.toml").path
+        try "[sinks.traccar]\nenabled = true\n\n[sinks.http]\nurl = \"ftp://fleet.example/\"\n"
+            .write(toFile: config, atomically: true, encoding: .utf8)
+        let result = try WaymarkBinary.run(["check-config", config])
+        #expect(result.status != 0)
+        #expect(
+            result.stderr.contains(
+                "waymark.toml:2: [sinks.traccar] url: missing: an enabled sink needs its server's URL"
+            )
+        )
+        #expect(
+            result.stderr.contains("waymark.toml:5: [sinks.http] url = \"ftp://fleet.example/\": must be an http://")
+        )
+    }
+}
+
+extension ISO8601DateFormatter {
+    /// `2026-11-21T08:00:00.000Z`.
+    fileprivate static var withMilliseconds: ISO8601DateFormatter {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return formatter
+    }
+}

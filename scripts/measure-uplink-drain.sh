@@ -1,0 +1,131 @@
+#!/usr/bin/env bash
+# Measures how fast a network sink drains a backlog over loopback, and what it costs: the static release build
+# replays a generated drive of N fixes (default 100,000) into a fresh spool (`waymark replay --spool`, which
+# leaves the network sinks' events in the spool), then `waymark run` (no gpsd) delivers the backlog to the test
+# suite's loopback server (Tests/Fixtures/uplink/uplink-server.py, decoding as Traccar's OsmAnd decoder and the
+# batch endpoint do). Prints per sink: events delivered, seconds until the server had the last one, events a
+# second, the agent's CPU microseconds per event (utime + stime of the run, start-up included), and the request
+# bytes per location event as the server read them (batch: the body, compressed or not, over every event;
+# Traccar: the request line, headers and body of each position).
+#   scripts/measure-uplink-drain.sh [FIXES] [SINKS]     SINKS: "http traccar" (default), "http-plain" = no gzip
+set -euo pipefail
+cd "$(dirname "$0")/.."
+fixes=${1:-100000}
+sinks=${2:-"http http-plain traccar"}
+export PATH="$PATH:/opt/swift/usr/bin"
+waymark=$(scripts/build-release.sh)
+work=$(mktemp -d)
+server_pid=""
+agent_pid=""
+cleanup() {
+    [ -n "$agent_pid" ] && kill "$agent_pid" 2>/dev/null || true
+    [ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null || true
+    wait 2>/dev/null || true
+    rm -rf "$work"
+}
+trap cleanup EXIT
+
+# A drive of `fixes` points a second apart, 10 m apart, along a long loop: every fix a location event.
+python3 - "$fixes" > "$work/drive.gpx" <<'PY'
+import math, sys, datetime
+n = int(sys.argv[1])
+start = datetime.datetime(2026, 1, 1, tzinfo=datetime.timezone.utc)
+print('<?xml version="1.0"?><gpx version="1.1" creator="measure" xmlns="http://www.topografix.com/GPX/1/1"><trk><trkseg>')
+for i in range(n):
+    angle = i * 10 / 6_371_000 / math.cos(math.radians(49)) / 0.9
+    lat = 49.0 + 0.3 * math.sin(i / 20000)
+    lon = 12.0 + math.degrees(angle) % 2
+    t = (start + datetime.timedelta(seconds=i)).strftime("%Y-%m-%dT%H:%M:%SZ")
+    print(f'<trkpt lat="{lat:.7f}" lon="{lon:.7f}"><ele>{330 + (i % 50)}</ele><time>{t}</time><hdop>0.9</hdop></trkpt>')
+print('</trkseg></trk></gpx>')
+PY
+
+python3 Tests/Fixtures/uplink/uplink-server.py --quiet --port-file "$work/port" --log "$work/received.jsonl" &
+server_pid=$!
+for _ in $(seq 100); do [ -s "$work/port" ] && break; sleep 0.1; done
+port=$(cat "$work/port")
+closed=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+
+printf '%-10s %9s %9s %10s %12s %14s\n' sink events seconds events/s "cpu µs/event" "wire B/location"
+for sink in $sinks; do
+    dir="$work/$sink"
+    mkdir -p "$dir"
+    case $sink in
+        traccar) section="[sinks.traccar]"; url="http://127.0.0.1:$port/"; extra="" ;;
+        http) section="[sinks.http]"; url="http://127.0.0.1:$port/batch"; extra="gzip = true" ;;
+        http-plain) section="[sinks.http]"; url="http://127.0.0.1:$port/batch"; extra="gzip = false" ;;
+    esac
+    cat > "$dir/waymark.toml" <<TOML
+[agent]
+state_dir = "$dir/state"
+log_dir = "$dir/logs"
+runtime_dir = "$dir/run"
+device_id = "bench"
+
+[spool]
+max_bytes = "1GB"
+
+[sinks.file]
+enabled = false
+
+[places]
+enabled = false
+
+$section
+enabled = true
+url = "$url"
+$extra
+TOML
+    "$waymark" replay "$work/drive.gpx" --spool --config "$dir/waymark.toml" 2>/dev/null
+    last=$(sqlite3 "$dir/state/spool.sqlite" 'SELECT MAX(seq) FROM event')
+    locations=$(sqlite3 "$dir/state/spool.sqlite" 'SELECT COUNT(*) FROM event WHERE kind = 1')
+    : > "$work/received.jsonl"
+    started=$(date +%s.%N)
+    "$waymark" run --config "$dir/waymark.toml" --gpsd "127.0.0.1:$closed" 2>"$dir/agent.err" &
+    agent_pid=$!
+    # Until the server holds the last event the sink sends (Traccar: the last position).
+    python3 - "$work/received.jsonl" "$sink" "$last" <<'PY'
+import json, sys, time
+path, sink, last = sys.argv[1], sys.argv[2], int(sys.argv[3])
+deadline = time.time() + 600
+with open(path) as log:
+    highest = 0
+    while time.time() < deadline:
+        line = log.readline()
+        if not line:
+            if sink == "traccar" and highest and time.time() - quiet_since > 2:
+                break
+            time.sleep(0.02)
+            continue
+        quiet_since = time.time()
+        record = json.loads(line)
+        seq = record.get("event", {}).get("seq") or int(record.get("attributes", {}).get("seq", 0))
+        highest = max(highest, seq)
+        if highest >= last:
+            break
+PY
+    finished=$(date +%s.%N)
+    read -r utime stime < <(awk '{print $14, $15}' "/proc/$agent_pid/stat")
+    kill -INT "$agent_pid"; wait "$agent_pid" || true; agent_pid=""
+    python3 - "$work/received.jsonl" "$sink" "$started" "$finished" "$utime" "$stime" "$(getconf CLK_TCK)" "$locations" <<'PY'
+import json, sys
+path, sink = sys.argv[1], sys.argv[2]
+started, finished, utime, stime, tck, locations = map(float, sys.argv[3:9])
+events, wire, seen = 0, 0, set()
+for line in open(path):
+    record = json.loads(line)
+    if record["kind"] == "batch":
+        events += 1
+        key = (record["first_seq"], record["last_seq"])
+        if key not in seen:
+            seen.add(key)
+            wire += record["wire_bytes"]
+    elif record["kind"] == "osmand":
+        events += 1
+        wire += record["wire_bytes"]
+seconds = finished - started
+cpu = (utime + stime) / tck
+per_location = f"{wire / locations:.0f}"
+print(f"{sink:<10} {events:9d} {seconds:9.2f} {events / seconds:10.0f} {cpu * 1e6 / events:12.1f} {per_location:>14}")
+PY
+done
