@@ -7,19 +7,23 @@
 # second, the agent's CPU microseconds per event (utime + stime of the run, start-up included), and the request
 # bytes per location event as the server read them (batch: the body, compressed or not, over every event;
 # Traccar: the request line, headers and body of each position).
-#   scripts/measure-uplink-drain.sh [FIXES] [SINKS]     SINKS: "http traccar" (default), "http-plain" = no gzip
+# OwnTracks publishes to a real mosquitto on loopback; a mosquitto_sub with QoS 1 counts what arrives.
+#   scripts/measure-uplink-drain.sh [FIXES] [SINKS]   SINKS: any of http http-plain (no gzip) traccar owntracks
 set -euo pipefail
 cd "$(dirname "$0")/.."
 fixes=${1:-100000}
-sinks=${2:-"http http-plain traccar"}
+sinks=${2:-"http http-plain owntracks traccar"}
 export PATH="$PATH:/opt/swift/usr/bin"
 waymark=$(scripts/build-release.sh)
 work=$(mktemp -d)
 server_pid=""
 agent_pid=""
+broker_pid=""
+subscriber_pid=""
 cleanup() {
-    [ -n "$agent_pid" ] && kill "$agent_pid" 2>/dev/null || true
-    [ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null || true
+    for pid in "$agent_pid" "$server_pid" "$subscriber_pid" "$broker_pid"; do
+        [ -n "$pid" ] && kill "$pid" 2>/dev/null || true
+    done
     wait 2>/dev/null || true
     rm -rf "$work"
 }
@@ -44,7 +48,19 @@ python3 Tests/Fixtures/uplink/uplink-server.py --quiet --port-file "$work/port" 
 server_pid=$!
 for _ in $(seq 100); do [ -s "$work/port" ] && break; sleep 0.1; done
 port=$(cat "$work/port")
-closed=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+closed=$(free_port)
+if [[ " $sinks " == *" owntracks "* ]]; then
+    broker_port=$(free_port)
+    printf 'listener %s 127.0.0.1\nallow_anonymous true\nmax_queued_messages 0\n%s' "$broker_port" \
+        "$([ "$(id -u)" -eq 0 ] && echo 'user root')" > "$work/mosquitto.conf"
+    /usr/sbin/mosquitto -c "$work/mosquitto.conf" 2>/dev/null &
+    broker_pid=$!
+    for _ in $(seq 100); do (exec 3<>"/dev/tcp/127.0.0.1/$broker_port") 2>/dev/null && break; sleep 0.1; done
+    mosquitto_sub -h 127.0.0.1 -p "$broker_port" -q 1 -t 'owntracks/#' > "$work/received.mqtt" &
+    subscriber_pid=$!
+    sleep 0.5
+fi
 
 printf '%-10s %9s %9s %10s %12s %14s\n' sink events seconds events/s "cpu µs/event" "wire B/location"
 for sink in $sinks; do
@@ -54,6 +70,7 @@ for sink in $sinks; do
         traccar) section="[sinks.traccar]"; url="http://127.0.0.1:$port/"; extra="" ;;
         http) section="[sinks.http]"; url="http://127.0.0.1:$port/batch"; extra="gzip = true" ;;
         http-plain) section="[sinks.http]"; url="http://127.0.0.1:$port/batch"; extra="gzip = false" ;;
+        owntracks) section="[sinks.owntracks]"; url=""; extra=$(printf 'host = "127.0.0.1"\nport = %s' "$broker_port") ;;
     esac
     cat > "$dir/waymark.toml" <<TOML
 [agent]
@@ -73,45 +90,55 @@ enabled = false
 
 $section
 enabled = true
-url = "$url"
+$([ -n "$url" ] && echo "url = \"$url\"")
 $extra
 TOML
     "$waymark" replay "$work/drive.gpx" --spool --config "$dir/waymark.toml" 2>/dev/null
     last=$(sqlite3 "$dir/state/spool.sqlite" 'SELECT MAX(seq) FROM event')
     locations=$(sqlite3 "$dir/state/spool.sqlite" 'SELECT COUNT(*) FROM event WHERE kind = 1')
     : > "$work/received.jsonl"
+    [ -n "$subscriber_pid" ] && : > "$work/received.mqtt"
     started=$(date +%s.%N)
     "$waymark" run --config "$dir/waymark.toml" --gpsd "127.0.0.1:$closed" 2>"$dir/agent.err" &
     agent_pid=$!
-    # Until the server holds the last event the sink sends (Traccar: the last position).
+    # Until the server holds the last event the sink sends (Traccar: the last position; OwnTracks: every location).
+    if [ "$sink" = owntracks ]; then
+        for _ in $(seq 6000); do [ "$(wc -l < "$work/received.mqtt")" -ge "$locations" ] && break; sleep 0.05; done
+    else
     python3 - "$work/received.jsonl" "$sink" "$last" <<'PY'
 import json, sys, time
 path, sink, last = sys.argv[1], sys.argv[2], int(sys.argv[3])
 deadline = time.time() + 600
 with open(path) as log:
-    highest = 0
-    while time.time() < deadline:
-        line = log.readline()
-        if not line:
+    highest, pending, quiet_since = 0, "", time.time()
+    while time.time() < deadline and highest < last:
+        pending += log.readline()
+        if not pending.endswith("\n"):
+            # Traccar gets no status events: its last position may come before the spool's last seq.
             if sink == "traccar" and highest and time.time() - quiet_since > 2:
                 break
             time.sleep(0.02)
             continue
         quiet_since = time.time()
-        record = json.loads(line)
+        record, pending = json.loads(pending), ""
         seq = record.get("event", {}).get("seq") or int(record.get("attributes", {}).get("seq", 0))
         highest = max(highest, seq)
-        if highest >= last:
-            break
 PY
+    fi
     finished=$(date +%s.%N)
     read -r utime stime < <(awk '{print $14, $15}' "/proc/$agent_pid/stat")
     kill -INT "$agent_pid"; wait "$agent_pid" || true; agent_pid=""
-    python3 - "$work/received.jsonl" "$sink" "$started" "$finished" "$utime" "$stime" "$(getconf CLK_TCK)" "$locations" <<'PY'
+    python3 - "$work/received.jsonl" "$sink" "$started" "$finished" "$utime" "$stime" "$(getconf CLK_TCK)" "$locations" \
+        "$work/received.mqtt" <<'PY'
 import json, sys
 path, sink = sys.argv[1], sys.argv[2]
 started, finished, utime, stime, tck, locations = map(float, sys.argv[3:9])
 events, wire, seen = 0, 0, set()
+if sink == "owntracks":
+    # A PUBLISH is its payload, the topic, the topic's length (2) and a packet id (2), and a fixed header of 3.
+    for line in open(sys.argv[9]):
+        events += 1
+        wire += len(line.rstrip("\n").encode()) + len("owntracks/waymark/bench") + 7
 for line in open(path):
     record = json.loads(line)
     if record["kind"] == "batch":

@@ -9,6 +9,7 @@ struct waymark_mosquitto_library {
     int (*lib_init)(void);
     struct mosquitto *(*create)(const char *id, bool clean_session, void *context);
     void (*destroy)(struct mosquitto *client);
+    void (*user_data_set)(struct mosquitto *client, void *context);
     int (*int_option)(struct mosquitto *client, enum mosq_opt_t option, int value);
     int (*username_pw_set)(struct mosquitto *client, const char *username, const char *password);
     int (*will_set)(struct mosquitto *client, const char *topic, int length, const void *payload, int qos, bool retain);
@@ -52,6 +53,7 @@ static void load(void) {
     FIND(handle, lib_init, "mosquitto_lib_init");
     FIND(handle, create, "mosquitto_new");
     FIND(handle, destroy, "mosquitto_destroy");
+    FIND(handle, user_data_set, "mosquitto_user_data_set");
     FIND(handle, int_option, "mosquitto_int_option");
     FIND(handle, username_pw_set, "mosquitto_username_pw_set");
     FIND(handle, will_set, "mosquitto_will_set");
@@ -86,6 +88,8 @@ struct mosquitto *waymark_mosquitto_new(const char *id, bool clean_session, void
 }
 
 void waymark_mosquitto_destroy(struct mosquitto *client) { library.destroy(client); }
+
+void waymark_mosquitto_set_context(struct mosquitto *client, void *context) { library.user_data_set(client, context); }
 
 int waymark_mosquitto_use_mqtt311(struct mosquitto *client) {
     return library.int_option(client, MOSQ_OPT_PROTOCOL_VERSION, MQTT_PROTOCOL_V311);

@@ -14,15 +14,16 @@ extension Agent {
     }
 
     /// The network sinks' names, for `waymark sinks test NAME`.
-    public static let networkSinks = ["traccar", "http"]
+    public static let networkSinks = ["traccar", "owntracks", "http"]
 
     /// `waymark sinks test`: sends one event to each enabled network sink (or to `name` alone) and says what its
     /// server answered, so that an installer checks the URL, the device id and the certificates on a new board.
     ///
     /// The batch endpoint gets a `status` event with `seq` 0 and `"test":true` (no real event has seq 0, so a
-    /// receiver that removes duplicates by (`device`, `seq`) keeps real events apart). Traccar keeps positions
-    /// only: it gets the newest `location` the spool holds again, with its own `seq` (a position it may already
-    /// have), or nothing when the spool has no location yet.
+    /// receiver that removes duplicates by (`device`, `seq`) keeps real events apart). Traccar and OwnTracks keep
+    /// positions only: they get the newest `location` the spool holds again, with its own `seq` (a position they
+    /// may already have), or nothing when the spool has no location yet. An MQTT session gets a few seconds to
+    /// connect first.
     ///
     /// - Throws: ``ConfigurationError``-like text when `name` names no network sink or none is enabled.
     public static func testSinks(
@@ -49,6 +50,7 @@ extension Agent {
                 continue
             }
             results.append(test(transport, configuration))
+            (transport as? OwnTracksTransport)?.close()
         }
         guard !results.isEmpty else {
             throw SinkTestError("no network sink is enabled: enable [sinks.traccar] or [sinks.http] first")
@@ -58,14 +60,21 @@ extension Agent {
 
     private static func test(_ transport: any UplinkTransport, _ configuration: Configuration) -> SinkTestResult {
         let name = transport.name
-        let url = name == "traccar" ? configuration.traccarSink.uplink.url : configuration.httpSink.uplink.url
+        let url =
+            switch name {
+            case "traccar": configuration.traccarSink.uplink.url
+            case "owntracks":
+                "mqtt\(configuration.ownTracksSink.caFile == nil ? "" : "s")://\(configuration.ownTracksSink.host):"
+                    + "\(configuration.ownTracksSink.port) \(configuration.ownTracksSink.topic(deviceID: configuration.agent.deviceID))"
+            default: configuration.httpSink.uplink.url
+            }
         let event: StoredEvent
-        if name == "traccar" {
+        if name != "http" {
             guard let location = try? openSpool(configuration).lastEvent(of: .location) else {
                 return SinkTestResult(
                     name: name,
                     confirmed: false,
-                    text: "\(name): nothing sent: Traccar keeps positions only, and the spool has no location yet "
+                    text: "\(name): nothing sent: it takes positions only, and the spool has no location yet "
                         + "(run the agent until it has a fix)"
                 )
             }
@@ -77,6 +86,7 @@ extension Agent {
             event = StoredEvent(seq: 0, kind: .status, time: SystemClocks.wall(), line: Array(line.utf8))
         }
         let started = SystemClocks.monotonic()
+        if let mqtt = transport as? OwnTracksTransport { mqtt.waitForConnection(upTo: .seconds(10)) }
         let attempt = transport.send([event][...], wallClock: SystemClocks.wall())
         let milliseconds = Int(((SystemClocks.monotonic() - started).secondsValue * 1000).rounded())
         let sent = "\(name): \(event.kind) seq \(event.seq) to \(url)"

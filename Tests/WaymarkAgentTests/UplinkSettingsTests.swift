@@ -49,3 +49,25 @@ import Testing
         #expect(error?.description == "w.toml:3: [sinks.traccar] retry_max = \"1m\": must be at least retry_min (10m)")
     }
 }
+
+extension UplinkSettingsTests {
+    @Test(arguments: [("bus-7", "s7"), ("bus-0042", "42"), ("X", "X"), ("---", "wm")])
+    func theTrackerIDIsTheDeviceIDsLastTwoLettersOrDigits(device: String, tid: String) {
+        #expect(OwnTracksSinkSettings().tid(deviceID: device) == tid)
+    }
+
+    @Test func aClientCertificateNeedsItsKeyAndTLS() {
+        let error = #expect(throws: ConfigurationError.self) {
+            try Configuration.parse(
+                "[sinks.owntracks]\nenabled = true\nhost = \"broker\"\ncert_file = \"/etc/c.pem\"\n",
+                fileName: "w.toml"
+            )
+        }
+        #expect(
+            error?.description.contains("[sinks.owntracks] key_file: missing: a client certificate needs both") == true
+        )
+        #expect(
+            error?.description.contains("[sinks.owntracks] ca_file: missing: a client certificate is for TLS") == true
+        )
+    }
+}

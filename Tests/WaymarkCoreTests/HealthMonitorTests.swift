@@ -160,3 +160,16 @@ import WaymarkCore
         }
     }
 }
+
+extension HealthMonitorTests {
+    @Test("sink_refused: per sink, raised at once when its server refuses its settings, cleared when it takes events")
+    func sinkRefused() {
+        var monitor = HealthMonitor()
+        #expect(Self.outcome(monitor.sink("traccar", refusal: nil, now: Self.at(0))) == "-")
+        #expect(Self.outcome(monitor.sink("traccar", refusal: "HTTP 400", now: Self.at(1))) == "r")
+        #expect(Self.outcome(monitor.sink("traccar", refusal: "HTTP 400", now: Self.at(2))) == "-")
+        #expect(monitor.open.values.first?.message == "the traccar sink's server refuses its settings: HTTP 400")
+        #expect(Self.outcome(monitor.sink("traccar", refusal: nil, now: Self.at(3))) == "c")
+        #expect(monitor.raised[.sinkRefused] == 1)
+    }
+}

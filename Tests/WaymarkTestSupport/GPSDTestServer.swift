@@ -10,13 +10,18 @@ public final class GPSDTestServer: @unchecked Sendable {
     private let directory: URL
     private let feed: URL
     private let feedDelay: Double
+    /// Lines of the log socat sends a second; nil sends it all at once.
+    private let linesPerSecond: Double?
     private var gpsd: Process?
     private var socat: Process?
 
     /// Starts socat and gpsd for `log` and waits until gpsd listens.
-    /// - Parameter feedDelay: seconds socat waits after gpsd connects before it sends the log, so that
-    ///   several clients can watch from the first sentence.
-    public init(log: String, port: Int? = nil, feedDelay: Double = 0) throws {
+    /// - Parameters:
+    ///   - feedDelay: seconds socat waits after gpsd connects before it sends the log, so that several clients
+    ///     can watch from the first sentence.
+    ///   - linesPerSecond: paces the log, with its own times kept (unlike ``NMEAFeedServer``, which rewrites
+    ///     them): the Regensburg drive's 9,931 lines at 250 a second take 40 s; nil sends it all at once.
+    public init(log: String, port: Int? = nil, feedDelay: Double = 0, linesPerSecond: Double? = nil) throws {
         directory = try Fixtures.temporaryDirectory()
         feed = directory.appendingPathComponent("feed.log")
         var bytes = try Data(contentsOf: URL(fileURLWithPath: log))
@@ -25,6 +30,18 @@ public final class GPSDTestServer: @unchecked Sendable {
         self.port = try port ?? Self.freePort()
         feedPort = try Self.freePort()
         self.feedDelay = feedDelay
+        self.linesPerSecond = linesPerSecond
+        if let linesPerSecond {
+            try """
+            import sys, time
+            start, interval = time.monotonic(), 1 / \(linesPerSecond)
+            for number, line in enumerate(open(sys.argv[1], "rb")):
+                time.sleep(max(0, start + number * interval - time.monotonic()))
+                sys.stdout.buffer.write(line)
+                sys.stdout.buffer.flush()
+
+            """.write(to: directory.appendingPathComponent("pace.py"), atomically: true, encoding: .utf8)
+        }
         try start()
     }
 
@@ -38,8 +55,13 @@ public final class GPSDTestServer: @unchecked Sendable {
             )
         }
         let source =
-            feedDelay > 0
-            ? "SYSTEM:sleep \(feedDelay); cat \(feed.path)" : "OPEN:\(feed.path)"
+            if linesPerSecond != nil {
+                "SYSTEM:sleep \(feedDelay); python3 \(directory.appendingPathComponent("pace.py").path) \(feed.path)"
+            } else if feedDelay > 0 {
+                "SYSTEM:sleep \(feedDelay); cat \(feed.path)"
+            } else {
+                "OPEN:\(feed.path)"
+            }
         socat = try Self.launch(
             "/usr/bin/socat",
             ["-u", source, "TCP-LISTEN:\(feedPort),bind=127.0.0.1,reuseaddr"]

@@ -16,9 +16,11 @@ public final class UplinkTestServer: @unchecked Sendable {
     public var batchURL: String { "http://127.0.0.1:\(port)/batch" }
 
     /// Starts the server and waits up to 10 s until it listens.
-    /// - Parameter devices: the device ids the OsmAnd endpoint knows; any other id gets `400 Unknown device`.
-    ///   Nil: every id is known.
-    public init(devices: [String]? = nil) throws {
+    /// - Parameters:
+    ///   - devices: the device ids the OsmAnd endpoint knows; any other id gets `400 Unknown device`. Nil: every
+    ///     id is known.
+    ///   - port: the port to listen on; nil for one the kernel chooses.
+    public init(devices: [String]? = nil, port: Int? = nil) throws {
         directory = try Fixtures.temporaryDirectory()
         log = directory.appendingPathComponent("received.jsonl")
         let portFile = directory.appendingPathComponent("port")
@@ -26,6 +28,7 @@ public final class UplinkTestServer: @unchecked Sendable {
         let script = Fixtures.packageRoot.appendingPathComponent("Tests/Fixtures/uplink/uplink-server.py")
         var arguments = ["python3", script.path, "--port-file", portFile.path, "--log", log.path]
         if let devices { arguments += ["--devices", devices.joined(separator: ",")] }
+        if let port { arguments += ["--port", "\(port)"] }
         guard FileManager.default.createFile(atPath: stderrFile.path, contents: nil) else {
             throw TestServerError("cannot create \(stderrFile.path)")
         }
@@ -36,7 +39,7 @@ public final class UplinkTestServer: @unchecked Sendable {
         process.standardError = try FileHandle(forWritingTo: stderrFile)
         try process.run()
         self.process = process
-        port = try Self.waitForPort(in: portFile, of: process, stderr: stderrFile)
+        self.port = try Self.waitForPort(in: portFile, of: process, stderr: stderrFile)
     }
 
     deinit {

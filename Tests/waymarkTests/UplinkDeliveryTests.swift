@@ -18,7 +18,8 @@ struct UplinkDeliveryTests {
         var agent: WaymarkBinary.Running?
         let gpsd: GPSDTestServer
 
-        init(_ settings: String) throws {
+        /// - Parameter linesPerSecond: paces the drive (``GPSDTestServer``); nil replays it at once.
+        init(_ settings: String, linesPerSecond: Double? = nil) throws {
             directory = try Fixtures.temporaryDirectory()
             config = directory.appendingPathComponent("waymark.toml").path
             let agentSection = Fixtures.agentSection(in: directory).replacingOccurrences(
@@ -26,7 +27,7 @@ struct UplinkDeliveryTests {
                 with: "[agent]\ndevice_id = \"bus-7\"\n"
             )
             try (agentSection + settings).write(toFile: config, atomically: true, encoding: .utf8)
-            gpsd = try GPSDTestServer(log: Fixtures.gpsdLog(UplinkDeliveryTests.drive))
+            gpsd = try GPSDTestServer(log: Fixtures.gpsdLog(UplinkDeliveryTests.drive), linesPerSecond: linesPerSecond)
         }
 
         deinit {
@@ -35,12 +36,13 @@ struct UplinkDeliveryTests {
             try? FileManager.default.removeItem(at: directory)
         }
 
-        /// Starts the agent and waits for the end of the drive.
-        func drive() throws -> WaymarkBinary.Running {
+        /// Starts the agent and waits for the end of the drive; `during` runs while it goes on.
+        func drive(during: (WaymarkBinary.Running) throws -> Void = { _ in }) throws -> WaymarkBinary.Running {
             let agent = try WaymarkBinary.start(
                 ["run", "--print", "--config", config, "--gpsd", "127.0.0.1:\(gpsd.port)", "--log-level", "info"]
             )
             self.agent = agent
+            try during(agent)
             try agent.wait(seconds: 90, "the end of the drive") { agent.stderr.contains("code=no_device") }
             return agent
         }
@@ -62,6 +64,24 @@ struct UplinkDeliveryTests {
             let sinks = try #require(try spoolStats()["sinks"] as? [[String: Any]])
             return try #require(sinks.first { $0["name"] as? String == name })
         }
+    }
+
+    /// Deferral windows of 2 km (about nine in the drive) and the batch endpoint at `url` (gzip, retries from 100 ms);
+    /// the `[sinks.http]` section is left open for more keys.
+    static func batchSettings(url: String) -> String {
+        """
+        [deferred]
+        enabled = true
+        until_traveled = 2000
+        timeout = "1h"
+
+        [sinks.http]
+        enabled = true
+        url = "\(url)"
+        gzip = true
+        retry_min = "100ms"
+
+        """
     }
 
     /// Waits until `condition` holds of what the server received, at most `seconds`.
@@ -198,6 +218,9 @@ struct UplinkDeliveryTests {
             retry_min = "100ms"
             retry_max = "200ms"
 
+            [metrics]
+            interval = "1s"
+
             """
         )
         let agent = try run.drive()
@@ -221,22 +244,7 @@ struct UplinkDeliveryTests {
     func batchWindows() throws {
         let server = try UplinkTestServer()
         defer { server.stop() }
-        let run = try Run(
-            """
-            [deferred]
-            enabled = true
-            until_traveled = 2000
-            timeout = "1h"
-
-            [sinks.http]
-            enabled = true
-            url = "\(server.batchURL)"
-            gzip = true
-            retry_min = "100ms"
-            retry_max = "200ms"
-
-            """
-        )
+        let run = try Run(Self.batchSettings(url: server.batchURL) + "retry_max = \"200ms\"\n")
         // The 200th event is refused wherever it goes: its window is split until it is alone.
         try server.setFaults(#"[{"match": {"seq": 200}, "status": 422, "body": "no"}]"#)
         let agent = try run.drive()
@@ -272,6 +280,58 @@ struct UplinkDeliveryTests {
         #expect(restart.interrupt() == 0)
         let all = after.compactMap { ($0["event"] as? [String: Any])?["seq"] as? Int }
         #expect(Set(all).count == all.count, "an event arrived twice across the restart")
+    }
+
+    @Test("The link down for a whole drive at 60x: the stall reported, then the backlog drained in order, nothing lost")
+    func linkDown() throws {
+        let port = try GPSDTestServer.freePort()
+        // The drive's 9,931 lines in 26 s: its 26 minutes at 60 times their pace, all of them with no server.
+        let run = try Run(
+            Self.batchSettings(url: "http://127.0.0.1:\(port)/batch")
+                + """
+                retry_max = "2s"
+
+                [health]
+                max_unsent_age = "5s"
+
+                [metrics]
+                interval = "1s"
+
+                """,
+            linesPerSecond: 382
+        )
+        var midway: [String: Any] = [:]
+        let agent = try run.drive { _ in
+            Thread.sleep(forTimeInterval: 15)
+            midway = try run.sinkStats("http")
+        }
+        // Halfway through, the backlog shows in spool stats: its events and the time of the oldest.
+        #expect((midway["unsent"] as? Int ?? 0) > 100, "\(midway)")
+        #expect(midway["oldest_unsent_time"] is String && midway["cursor"] as? Int == 0, "\(midway)")
+        let stalled = try #require(try run.printed().first { $0["code"] as? String == "sink_stalled" })
+        #expect(stalled["id"] as? String == "http")
+        #expect(agent.stderr.contains("the http sink cannot deliver"))
+
+        let server = try UplinkTestServer(port: port)
+        defer { server.stop() }
+        let lastWindowEnd = try #require(
+            try run.printed().filter { $0["type"] as? String == "deferred_finished" }.compactMap { $0["seq"] as? Int }
+                .max()
+        )
+        let received = try Self.waitForServer(server, seconds: 30, "the backlog") { received in
+            received.compactMap { ($0["event"] as? [String: Any])?["seq"] as? Int }.max() ?? 0 >= lastWindowEnd
+        }
+        try agent.wait(seconds: 10, "the stall cleared") {
+            agent.stdout.split(separator: "\n").contains {
+                $0.contains(#""alarm_cleared""#) && $0.contains("sink_stalled")
+            }
+        }
+        #expect(agent.interrupt() == 0)
+        // In seq order, each once, every event of the closed windows.
+        let seqs = received.compactMap { ($0["event"] as? [String: Any])?["seq"] as? Int }
+        #expect(seqs == seqs.sorted() && Set(seqs).count == seqs.count)
+        let expected = try run.printed().compactMap { $0["seq"] as? Int }.filter { $0 <= lastWindowEnd }
+        #expect(seqs == expected)
     }
 
     @Test("waymark sinks test says what each server answered")

@@ -67,6 +67,8 @@ typedef void (*waymark_mosquitto_log)(struct mosquitto *client, void *context, i
 
 struct mosquitto *waymark_mosquitto_new(const char *id, bool clean_session, void *context);
 void waymark_mosquitto_destroy(struct mosquitto *client);
+/// The pointer every callback gets as its `context`.
+void waymark_mosquitto_set_context(struct mosquitto *client, void *context);
 int waymark_mosquitto_use_mqtt311(struct mosquitto *client);
 int waymark_mosquitto_credentials(struct mosquitto *client, const char *username, const char *password);
 int waymark_mosquitto_will(struct mosquitto *client, const char *topic, int length, const void *payload, int qos,

@@ -16,6 +16,9 @@ extension Configuration {
         ConfigurationSection("sinks.traccar") { section, configuration in
             configuration.traccarSink.read(from: &section)
         },
+        ConfigurationSection("sinks.owntracks") { section, configuration in
+            configuration.ownTracksSink.read(from: &section)
+        },
         ConfigurationSection("sinks.http") { section, configuration in configuration.httpSink.read(from: &section) },
         ConfigurationSection("places") { section, configuration in configuration.places.read(from: &section) },
         ConfigurationSection("metrics") { section, configuration in configuration.metrics.read(from: &section) },

@@ -26,6 +26,8 @@ public struct Configuration: Sendable, Equatable {
     public var fileSink: FileSinkSettings
     /// `[sinks.traccar]`: positions to Traccar over its OsmAnd protocol.
     public var traccarSink = TraccarSinkSettings()
+    /// `[sinks.owntracks]`: OwnTracks messages to an MQTT broker.
+    public var ownTracksSink = OwnTracksSinkSettings()
     /// `[sinks.http]`: batches of events to the fleet's own HTTP endpoint.
     public var httpSink = HTTPSinkSettings()
     /// `[places]`: the places of `pause` and `trip` events.
@@ -61,8 +63,11 @@ public struct Configuration: Sendable, Equatable {
 
     /// The names of the sinks the configuration enables, as their cursors are named in the spool.
     public var enabledSinks: [String] {
-        [("file", fileSink.enabled), ("traccar", traccarSink.uplink.enabled), ("http", httpSink.uplink.enabled)]
-            .filter(\.1).map(\.0)
+        [
+            ("file", fileSink.enabled), ("traccar", traccarSink.uplink.enabled), ("owntracks", ownTracksSink.enabled),
+            ("http", httpSink.uplink.enabled),
+        ]
+        .filter(\.1).map(\.0)
     }
 
     /// Reads a configuration file's text: the defaults, overridden by the keys the text sets.

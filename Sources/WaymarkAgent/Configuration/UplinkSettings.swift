@@ -80,3 +80,89 @@ public struct HTTPSinkSettings: Sendable, Equatable {
         )
     }
 }
+
+/// `[sinks.owntracks]`: locations and region transitions as OwnTracks messages to an MQTT broker (README,
+/// "Uplinks").
+public struct OwnTracksSinkSettings: Sendable, Equatable {
+    public var enabled = false
+    /// The broker (`host`, `port`).
+    public var host = ""
+    public var port = 1883
+    /// The board's topic (`topic`): by default `owntracks/USER/DEVICE`, USER the `username` or `waymark`.
+    public var topic: String?
+    /// The tracker id OwnTracks shows on its map (`tid`): by default the device id's last two characters.
+    public var tid: String?
+    /// 0, 1 (the default: delivered on the broker's PUBACK) or 2.
+    public var qos = 1
+    /// Whether location messages are retained, so that a new subscriber sees the board's last position at once.
+    public var retain = true
+    public var keepAlive: Duration = .seconds(60)
+    public var username: String?
+    /// A file whose first line is the password (`password_file`): not in the configuration, which many may read.
+    public var passwordFile: String?
+    /// TLS when `caFile` is set; a client certificate with `certFile` and `keyFile`.
+    public var caFile: String?
+    public var certFile: String?
+    public var keyFile: String?
+    /// How long one attempt waits for the broker's acknowledgements (`timeout`).
+    public var timeout: Duration = .seconds(30)
+    public var retryMin: Duration = .seconds(1)
+    public var retryMax: Duration = .seconds(300)
+
+    public init() {}
+
+    /// The board's topic for `deviceID`.
+    public func topic(deviceID: String) -> String { topic ?? "owntracks/\(username ?? "waymark")/\(deviceID)" }
+
+    /// The tracker id for `deviceID`: by default its last two letters or digits (`bus-7` is `s7`).
+    public func tid(deviceID: String) -> String {
+        if let tid { return tid }
+        let alphanumeric = deviceID.unicodeScalars.filter { $0.properties.isAlphabetic || ("0"..."9").contains($0) }
+        return alphanumeric.isEmpty ? "wm" : String(String.UnicodeScalarView(alphanumeric.suffix(2)))
+    }
+
+    public var delivery: DeliveryPolicy.Settings { DeliveryPolicy.Settings(retryMin: retryMin, retryMax: retryMax) }
+
+    mutating func read(from section: inout SectionReader) {
+        section.read("enabled", .boolean, into: &enabled)
+        section.read("host", .hostName, into: &host)
+        section.read("port", .integer(in: 1...65_535), into: &port)
+        let topicRule = ValueRule<String>.string(
+            "an MQTT topic without wildcards (+, #), such as \"owntracks/fleet/bus-7\""
+        ) {
+            !$0.isEmpty && $0.utf8.count <= 1024
+                && !$0.utf8.contains { [0, UInt8(ascii: "+"), UInt8(ascii: "#")].contains($0) }
+        }
+        section.read("topic", topicRule, into: &topic)
+        section.read("tid", .string("1 or 2 letters or digits") { $0.count >= 1 && $0.count <= 2 }, into: &tid)
+        section.read("qos", .integer(in: 0...2), into: &qos)
+        section.read("retain", .boolean, into: &retain)
+        section.read("keepalive", .duration(moreThan: .seconds(4), atMost: .seconds(65_535)), into: &keepAlive)
+        section.read("username", .string("a user name") { !$0.isEmpty && !$0.utf8.contains(0) }, into: &username)
+        section.read("password_file", .absolutePath, into: &passwordFile)
+        section.read("ca_file", .absolutePath, into: &caFile)
+        section.read("cert_file", .absolutePath, into: &certFile)
+        section.read("key_file", .absolutePath, into: &keyFile)
+        section.read("timeout", .duration(moreThan: .zero, atMost: .seconds(600)), into: &timeout)
+        section.read("retry_min", .duration(moreThan: .zero, atMost: .seconds(3600)), into: &retryMin)
+        section.read("retry_max", .duration(moreThan: .zero, atMost: .seconds(86_400)), into: &retryMax)
+        section.requireOrder("retry_min", retryMin, notAbove: "retry_max", retryMax) { $0.configText }
+        if enabled && host.isEmpty {
+            section.requirePresent("host", because: "an enabled sink needs its broker's host", at: "enabled")
+        }
+        if (certFile == nil) != (keyFile == nil) {
+            section.requirePresent(
+                certFile == nil ? "cert_file" : "key_file",
+                because: "a client certificate needs both cert_file and key_file",
+                at: certFile == nil ? "key_file" : "cert_file"
+            )
+        }
+        if certFile != nil && caFile == nil {
+            section.requirePresent(
+                "ca_file",
+                because: "a client certificate is for TLS, which needs ca_file",
+                at: "cert_file"
+            )
+        }
+    }
+}

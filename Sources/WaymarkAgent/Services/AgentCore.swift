@@ -185,7 +185,9 @@ struct AgentCore {
     /// `error` event (committed with the next commit).
     mutating func commit(now: MonotonicInstant, wallClock: Timestamp) {
         saveOpenTrip(now: now)
-        guard let reports = storage?.commitIfDue(), !reports.isEmpty else { return }
+        let reports = storage?.commitIfDue() ?? []
+        if storage?.takeUplinksChanged() == true { checkSinks(now: now, wallClock: wallClock) }
+        guard !reports.isEmpty else { return }
         let time = eventTime(at: now, wallClock: wallClock)
         var events = reports.map { Event(time: time, kind: .error($0)) }
         deliver(&events, now: now)
@@ -293,9 +295,30 @@ struct AgentCore {
                 now: now
             )
         }
+        changes += sinkChanges(&health, now: now)
+        self.health = health
+        var events = alarmEvents(changes, now: now, wallClock: wallClock)
+        deliver(&events, now: now)
+    }
+
+    /// The sinks' alarms: how long each has not taken the events released to it, and whether a server refuses a
+    /// network sink's settings.
+    private func sinkChanges(_ health: inout HealthMonitor, now: MonotonicInstant) -> [AlarmChange] {
+        var changes: [AlarmChange] = []
         for sink in storage?.sinksBehind ?? [] {
             changes += health.sink(sink.name, behindFor: sink.since.map { now - $0 }, now: now)
         }
+        for (name, standing) in storage?.uplinkStandings ?? [] {
+            changes += health.sink(name, refusal: standing.refusal, now: now)
+        }
+        return changes
+    }
+
+    /// The sinks' alarms at once, between the periodic checks: a network sink caught up or started failing on its
+    /// own thread, and an idle agent may have no other reason to look before its next tick.
+    private mutating func checkSinks(now: MonotonicInstant, wallClock: Timestamp) {
+        guard var health else { return }
+        let changes = sinkChanges(&health, now: now)
         self.health = health
         var events = alarmEvents(changes, now: now, wallClock: wallClock)
         deliver(&events, now: now)

@@ -91,11 +91,16 @@ extension Storage {
     ) -> ([(transport: any UplinkTransport, settings: DeliveryPolicy.Settings)], [ErrorReport]) {
         var transports: [(transport: any UplinkTransport, settings: DeliveryPolicy.Settings)] = []
         var reports: [ErrorReport] = []
-        for name in ["traccar", "http"] {
+        for name in Agent.networkSinks {
             do {
                 guard let transport = try makeTransport(name, configuration) else { continue }
-                let settings = name == "traccar" ? configuration.traccarSink.uplink : configuration.httpSink.uplink
-                transports.append((transport, settings.delivery))
+                let delivery =
+                    switch name {
+                    case "traccar": configuration.traccarSink.uplink.delivery
+                    case "owntracks": configuration.ownTracksSink.delivery
+                    default: configuration.httpSink.uplink.delivery
+                    }
+                transports.append((transport, delivery))
             } catch {
                 let message = "the \(name) sink cannot start: \(error); its events stay in the spool"
                 logger.error("\(message)")
@@ -105,11 +110,12 @@ extension Storage {
         return (transports, reports)
     }
 
-    /// The transport of network sink `name` (`traccar`, `http`), or nil when its section does not enable it.
+    /// The transport of network sink `name` (`traccar`, `owntracks`, `http`), or nil when its section does not
+    /// enable it.
     static func makeTransport(
         _ name: String,
         _ configuration: Configuration
-    ) throws(HTTPClient.TransportFailure) -> (any UplinkTransport)? {
+    ) throws(UplinkFailure) -> (any UplinkTransport)? {
         let device = configuration.agent.deviceID
         switch name {
         case "traccar":
@@ -120,6 +126,8 @@ extension Storage {
                 deviceID: device,
                 client: try HTTPClient(settings: settings.client)
             )
+        case "owntracks":
+            return try ownTracksTransport(configuration)
         case "http":
             let settings = configuration.httpSink
             guard settings.uplink.enabled else { return nil }
@@ -133,5 +141,58 @@ extension Storage {
         default:
             return nil
         }
+    }
+}
+
+extension Storage {
+    /// The OwnTracks sink's transport: its MQTT session starts connecting at once, in the background.
+    static func ownTracksTransport(
+        _ configuration: Configuration
+    ) throws(UplinkFailure) -> (any UplinkTransport)? {
+        let settings = configuration.ownTracksSink
+        guard settings.enabled else { return nil }
+        let device = configuration.agent.deviceID
+        var password: String?
+        if let file = settings.passwordFile {
+            let bytes: [UInt8]
+            do {
+                bytes = try Files.contents(file)
+            } catch {
+                throw UplinkFailure(
+                    code: -1,
+                    message: "[sinks.owntracks] password_file: \(error)",
+                    cancelled: false
+                )
+            }
+            // The first line, without its line end.
+            let line = bytes.prefix { $0 != UInt8(ascii: "\n") && $0 != UInt8(ascii: "\r") }
+            password = String(decoding: line, as: UTF8.self)
+        }
+        let topic = settings.topic(deviceID: device)
+        let client = try MQTTClient(
+            settings: MQTTClient.Settings(
+                host: settings.host,
+                port: settings.port,
+                clientID: device,
+                keepAlive: settings.keepAlive,
+                username: settings.username,
+                password: password,
+                caFile: settings.caFile,
+                certFile: settings.certFile,
+                keyFile: settings.keyFile,
+                retryMin: settings.retryMin,
+                retryMax: settings.retryMax,
+                willTopic: topic,
+                willPayload: OwnTracksMessage.lastWill(connectedAt: SystemClocks.wall().seconds),
+                qos: settings.qos
+            )
+        )
+        return OwnTracksTransport(
+            client: client,
+            topic: topic,
+            tid: settings.tid(deviceID: device),
+            retain: settings.retain,
+            timeout: settings.timeout
+        )
     }
 }

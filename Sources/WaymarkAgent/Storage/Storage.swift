@@ -16,6 +16,12 @@ final class Storage {
     private let uplinks: [UplinkWorker]
     /// The last cursor of each network sink handed to a commit.
     private var uplinkCursors: [String: UInt64] = [:]
+    /// Whether a network sink moved or failed since ``takeUplinksChanged()``.
+    private var uplinksChanged = false
+    /// For each network sink, the releases it has not caught up with: the last `seq` released and when, oldest
+    /// first. The first says since when it is behind; a sink that keeps up with a drive never is, though new
+    /// events are always on their way.
+    private var releases: [String: [(seq: UInt64, at: MonotonicInstant)]] = [:]
     /// The clock of commits and retries: the monotonic clock of the process, in replay too (the commits'
     /// cadence is about the disk, not about the recording).
     private let clock: () -> MonotonicInstant
@@ -109,6 +115,8 @@ final class Storage {
         for worker in self.uplinks {
             worker.start()
             worker.release(through: released)
+            // A backlog from before the start is behind from now on.
+            if released > worker.current.cursor { releases[worker.name] = [(released, clock())] }
         }
     }
 
@@ -173,6 +181,7 @@ final class Storage {
             let progress = worker.takeProgress()
             reports += progress.reports
             let moved = progress.cursor > uplinkCursors[worker.name] ?? 0
+            if moved || !progress.reports.isEmpty { uplinksChanged = true }
             guard moved || !progress.quarantined.isEmpty else { continue }
             uplinkCursors[worker.name] = progress.cursor
             pending.cursors[worker.name] = progress.cursor
@@ -217,15 +226,22 @@ final class Storage {
     /// How long a failed commit or delivery waits before it is tried again.
     static let retryInterval = Duration.seconds(5)
 
-    /// The final commit: the network sinks stop (what they have not sent goes at the next start), then pending
-    /// events, then the other sinks, then the cursors.
+    /// The final commit: pending events, then the sinks; the network sinks get up to ``drainTime`` to deliver
+    /// what is released (what they have not sent then goes at the next start); then the cursors.
     func close() -> [ErrorReport] {
-        for worker in uplinks { worker.stop() }
-        var reports = pollUplinks(now: clock())
-        reports += commit(now: clock())
+        var reports = commit(now: clock())
+        if !uplinks.isEmpty {
+            let deadline = clock() + Self.drainTime
+            for worker in uplinks { worker.stop(drainingFor: max(.zero, deadline - clock())) }
+            reports += pollUplinks(now: clock())
+        }
         reports += write(takePending())
         return reports
     }
+
+    /// How long a clean stop waits for the network sinks to deliver the last events: short enough for systemd's
+    /// stop timeout, long enough for a trip's end over a cellular link.
+    static let drainTime = Duration.seconds(3)
 
     /// Every sink has the events up to this `seq`.
     private var delivered: UInt64 { (drivers.map(\.cursor) + uplinks.map(\.current.cursor)).min() ?? 0 }
@@ -272,12 +288,20 @@ final class Storage {
 
     /// Since when each sink has not taken the events committed and released to it; nil for one that has them.
     var sinksBehind: [(name: String, since: MonotonicInstant?)] {
-        let through = min(released, committed)
-        return drivers.map { ($0.sink.name, behindSince[$0.sink.name]) }
+        drivers.map { ($0.sink.name, behindSince[$0.sink.name]) }
             + uplinks.map { worker in
-                // A network sink delivers on its own thread: behind only while it still lacks released events.
-                (worker.name, worker.current.cursor < through ? behindSince[worker.name] : nil)
+                // A network sink delivers on its own thread: behind since the oldest release it still lacks.
+                let cursor = worker.current.cursor
+                releases[worker.name]?.removeAll { $0.seq <= cursor }
+                return (worker.name, releases[worker.name]?.first?.at)
             }
+    }
+
+    /// Whether a network sink moved its cursor or started failing since the last call: its alarms are then
+    /// checked at once.
+    func takeUplinksChanged() -> Bool {
+        defer { uplinksChanged = false }
+        return uplinksChanged
     }
 
     /// The network sinks, as they stand now.
@@ -379,10 +403,8 @@ final class Storage {
         }
         for worker in uplinks {
             worker.release(through: through)
-            if worker.current.cursor < through {
-                behindSince[worker.name] = behindSince[worker.name] ?? now
-            } else {
-                behindSince[worker.name] = nil
+            if through > releases[worker.name]?.last?.seq ?? worker.current.cursor {
+                releases[worker.name, default: []].append((through, now))
             }
         }
         return reports

@@ -30,6 +30,9 @@ final class UplinkWorker: @unchecked Sendable {
         var cursor: UInt64
         /// Why the last attempt failed; nil once one succeeds.
         var failure: String?
+        /// The server's answer when it refuses the sink's settings (the `sink_refused` alarm); nil once it takes
+        /// events again.
+        var refusal: String?
         /// Events confirmed, events quarantined, requests made and bytes on the wire since the start.
         var delivered = 0
         var quarantined = 0
@@ -48,6 +51,8 @@ final class UplinkWorker: @unchecked Sendable {
     // Guarded by `condition`.
     private var released: UInt64 = 0
     private var stopping = false
+    /// Until when a stopping worker may still deliver what is released (``stop(drainingFor:)``).
+    private var drainUntil: MonotonicInstant?
     private var progress: Progress
     private var standing: Standing
     /// Whether the agent was woken for the progress it has not taken yet.
@@ -121,13 +126,20 @@ final class UplinkWorker: @unchecked Sendable {
 
     var current: Standing { condition.locked { standing } }
 
-    /// Stops the request under way and the thread, and waits for it (about a second at most: libcurl checks
-    /// the cancellation about once a second).
-    func stop() {
-        condition.locked {
+    /// Stops the thread and waits for it: first it may deliver what is released for up to `drain` (the events of
+    /// a clean stop, such as the trip it ends), as long as its server answers; then the request under way is
+    /// cancelled (libcurl notices within about a second).
+    func stop(drainingFor drain: Duration = .zero) {
+        let deadline = SystemClocks.monotonic() + drain
+        let drained = condition.locked {
+            drainUntil = deadline
+            condition.broadcast()
+            while running && SystemClocks.monotonic() < deadline { _ = condition.wait(until: deadline) }
             stopping = true
             condition.broadcast()
+            return !running
         }
+        guard !drained else { return }
         transport.cancel()
         condition.locked {
             while running { _ = condition.wait(until: nil) }
@@ -135,6 +147,7 @@ final class UplinkWorker: @unchecked Sendable {
     }
 
     private func run() {
+        transport.start(after: cursor, in: spool)
         while let through = nextRound() {
             do {
                 try deliver(through: through)
@@ -145,11 +158,15 @@ final class UplinkWorker: @unchecked Sendable {
         }
     }
 
-    /// Waits until events are released past the cursor and the backoff allows an attempt; nil to stop.
+    /// Waits until events are released past the cursor and the backoff allows an attempt; nil to stop (asked to,
+    /// or draining and done: nothing left, or a failure to wait out).
     private func nextRound() -> UInt64? {
         condition.locked {
             while !stopping {
                 let now = SystemClocks.monotonic()
+                if let drainUntil, released <= cursor || !policy.mayAttempt(now: now) || now >= drainUntil {
+                    return nil
+                }
                 if released > cursor && policy.mayAttempt(now: now) { return released }
                 _ = condition.wait(until: released > cursor ? policy.nextAttempt : nil)
             }
@@ -165,7 +182,9 @@ final class UplinkWorker: @unchecked Sendable {
         // never committed, have nothing to send).
         let end = events.count < Self.readLimit ? through : events.last?.seq ?? through
         var remaining = events[...]
-        while !remaining.isEmpty, !condition.locked({ stopping }) {
+        while !remaining.isEmpty,
+            !condition.locked({ stopping || drainUntil.map { SystemClocks.monotonic() >= $0 } == true })
+        {
             let skipped = transport.skippable(remaining)
             if skipped > 0 {
                 move(to: remaining[remaining.startIndex + skipped - 1].seq)
@@ -199,7 +218,7 @@ final class UplinkWorker: @unchecked Sendable {
                 cursor = refused.seq
                 remaining = remaining.dropFirst()
             case .none:
-                if case .refused = attempt.answer, !tentative.items.isEmpty {
+                if Self.refusesSettings(attempt), !tentative.items.isEmpty {
                     // Refused in a row: the settings, not the events. They go again after the wait.
                     logger.notice(
                         "the \(name) sink's last \(tentative.items.count) refusals were of its settings: those events are sent again, not quarantined"
@@ -212,6 +231,16 @@ final class UplinkWorker: @unchecked Sendable {
         }
         // Past the end only when nothing refused waits to be judged: a tentative quarantine holds the cursor.
         if remaining.isEmpty && tentative.items.isEmpty { move(to: end) }
+    }
+
+    /// Whether an attempt that changed nothing was refused for the sink's settings: a refusal of one event that
+    /// the rules took as such (too many in a row), or a status that says so; not a batch refused to be halved.
+    private static func refusesSettings(_ attempt: UplinkAttempt) -> Bool {
+        switch attempt.answer {
+        case .refused: attempt.sent == 1
+        case .misconfigured: true
+        case .confirmed, .temporary: false
+        }
     }
 
     /// The events refused in a row were the events' fault, not the settings': they stay in quarantine.
@@ -234,14 +263,16 @@ final class UplinkWorker: @unchecked Sendable {
         // The failure the sink is in after this attempt; nil when it delivers, and unchanged while a refused
         // batch is halved.
         let failure: String??
+        var refusal: String?
         switch (answer, effect) {
         case (.temporary(let reason, _), _):
             failure = .some(reason)
         case (.misconfigured(let status, let answer), _),
             (.refused(let status, let answer), .none) where sent == 1:
             // A refusal that the rules took as one of the settings: too many in a row.
+            refusal = "HTTP \(status)\(answer.isEmpty ? "" : ": \(answer)")"
             failure =
-                "the server refuses the sink's settings (HTTP \(status)\(answer.isEmpty ? "" : ": \(answer)")): "
+                "the server refuses the sink's settings (\(refusal ?? "")): "
                 + "check [sinks.\(name)] url and that the server knows this board's device_id"
         case (.refused, .none):
             failure = nil
@@ -254,6 +285,7 @@ final class UplinkWorker: @unchecked Sendable {
             let was = standing.failure
             guard let failure else { return nil }
             standing.failure = failure
+            if refusal != nil || failure == nil { standing.refusal = refusal }
             guard let failure, was == nil else {
                 if failure == nil, was != nil { logger.notice("the \(name) sink delivers again") }
                 return nil

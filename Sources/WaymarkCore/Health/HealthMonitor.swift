@@ -111,6 +111,16 @@ public struct HealthMonitor: Sendable {
         return raise(key, message, since: now + (.zero - duration))
     }
 
+    /// A network sink whose server refuses the sink's settings rather than its events (`refusal`, the server's
+    /// answer; nil once it confirms again): Traccar's 400 for a device it does not know, a 401 for a wrong
+    /// password. Raised at once, not after ``HealthSettings/maxUnsentAge``: nothing gets through until a person
+    /// fixes the configuration or the server.
+    public mutating func sink(_ name: String, refusal: String?, now: MonotonicInstant) -> [AlarmChange] {
+        let key = Alarm.Key(kind: .sinkRefused, subject: name)
+        guard let refusal else { return clear(key, because: "the \(name) sink's server takes its events again") }
+        return raise(key, "the \(name) sink's server refuses its settings: \(refusal)", since: now)
+    }
+
     private mutating func raise(_ key: Alarm.Key, _ message: String, since: MonotonicInstant) -> [AlarmChange] {
         guard open[key] == nil else { return [] }
         let alarm = Alarm(key: key, message: message, since: since)
@@ -170,6 +180,7 @@ public struct Alarm: Hashable, Sendable {
         case clockSkew = "clock_skew"
         case diskLow = "disk_low"
         case sinkStalled = "sink_stalled"
+        case sinkRefused = "sink_refused"
 
         /// The code of the `error` event that raises it.
         public var code: ErrorCode { ErrorCode(rawValue) }

@@ -17,6 +17,31 @@ public protocol UplinkTransport: AnyObject {
     func send(_ events: ArraySlice<StoredEvent>, wallClock: Timestamp) -> UplinkAttempt
     /// Stops the request under way and every later one: the agent is stopping.
     func cancel()
+    /// Called once on the sink's thread before its first attempt, with its cursor: what the transport needs to
+    /// know of the events before it.
+    func start(after cursor: UInt64, in spool: Spool)
+}
+
+extension UplinkTransport {
+    public func start(after cursor: UInt64, in spool: Spool) {}
+}
+
+/// A network sink's client that could not start or send: libcurl's or libmosquitto's reason (no connection, a
+/// timeout, a certificate refused, a library that cannot be loaded).
+public struct UplinkFailure: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The library's code (`CURLcode`, a mosquitto error), or -1.
+    public var code: Int
+    public var message: String
+    /// Whether the agent's stop cancelled it.
+    public var cancelled: Bool
+
+    public init(code: Int, message: String, cancelled: Bool) {
+        self.code = code
+        self.message = message
+        self.cancelled = cancelled
+    }
+
+    public var description: String { message }
 }
 
 /// One request of a network sink: how many events it carried and what came back.

@@ -4,14 +4,14 @@ import CUplink
 public enum Gzip {
     /// `bytes` compressed at `level` (1 fastest to 9 smallest; 6 is zlib's balance).
     ///
-    /// - Throws: ``HTTPClient/TransportFailure`` when zlib cannot be loaded or fails.
-    public static func compress(_ bytes: [UInt8], level: Int32 = 6) throws(HTTPClient.TransportFailure) -> [UInt8] {
+    /// - Throws: ``HTTPClient/UplinkFailure`` when zlib cannot be loaded or fails.
+    public static func compress(_ bytes: [UInt8], level: Int32 = 6) throws(UplinkFailure) -> [UInt8] {
         if let failure = waymark_uplink_library_open() {
-            throw HTTPClient.TransportFailure(code: -1, message: String(cString: failure), cancelled: false)
+            throw UplinkFailure(code: -1, message: String(cString: failure), cancelled: false)
         }
         var stream = z_stream()
         guard waymark_gzip_init(&stream, level) == Z_OK else {
-            throw HTTPClient.TransportFailure(code: -1, message: "zlib: deflateInit2 failed", cancelled: false)
+            throw UplinkFailure(code: -1, message: "zlib: deflateInit2 failed", cancelled: false)
         }
         defer { _ = waymark_gzip_end(&stream) }
         // deflate's bound for one call, plus gzip's 18 bytes of header and trailer.
@@ -26,7 +26,7 @@ public enum Gzip {
             }
         }
         guard status == Z_STREAM_END else {
-            throw HTTPClient.TransportFailure(
+            throw UplinkFailure(
                 code: Int(status),
                 message: "zlib: deflate failed (\(status))",
                 cancelled: false

@@ -37,17 +37,6 @@ public final class HTTPClient {
         public var reusedConnection: Bool
     }
 
-    /// No answer came: libcurl's reason (no connection, a timeout, a certificate refused, a reset).
-    public struct TransportFailure: Error, Hashable, Sendable, CustomStringConvertible {
-        /// libcurl's `CURLcode`.
-        public var code: Int
-        public var message: String
-        /// Whether ``HTTPClient/cancel()`` stopped it.
-        public var cancelled: Bool
-
-        public var description: String { message }
-    }
-
     /// The most of a response's body kept.
     public static let bodyLimit = 1024
 
@@ -58,13 +47,13 @@ public final class HTTPClient {
     private var body: [UInt8] = []
     private var retryAfter: String?
 
-    /// - Throws: ``TransportFailure`` when libcurl cannot be loaded or started.
-    public init(settings: Settings) throws(TransportFailure) {
+    /// - Throws: ``UplinkFailure`` when libcurl cannot be loaded or started.
+    public init(settings: Settings) throws(UplinkFailure) {
         if let failure = waymark_uplink_library_open() {
-            throw TransportFailure(code: -1, message: String(cString: failure), cancelled: false)
+            throw UplinkFailure(code: -1, message: String(cString: failure), cancelled: false)
         }
         guard let handle = waymark_curl_init() else {
-            throw TransportFailure(code: -1, message: "curl_easy_init failed", cancelled: false)
+            throw UplinkFailure(code: -1, message: "curl_easy_init failed", cancelled: false)
         }
         self.handle = handle
         self.settings = settings
@@ -77,10 +66,10 @@ public final class HTTPClient {
     public func cancel() { cancelled.store(true, ordering: .relaxed) }
 
     /// Sends one request and waits for its answer: `POST` with `body`, or `GET` when `body` is nil.
-    public func send(url: String, headers: [String] = [], body: [UInt8]?) -> Result<Response, TransportFailure> {
+    public func send(url: String, headers: [String] = [], body: [UInt8]?) -> Result<Response, UplinkFailure> {
         guard !cancelled.load(ordering: .relaxed) else {
             return .failure(
-                TransportFailure(code: Int(CURLE_ABORTED_BY_CALLBACK.rawValue), message: "stopped", cancelled: true)
+                UplinkFailure(code: Int(CURLE_ABORTED_BY_CALLBACK.rawValue), message: "stopped", cancelled: true)
             )
         }
         self.body.removeAll(keepingCapacity: true)
@@ -109,7 +98,7 @@ public final class HTTPClient {
         guard code == CURLE_OK else {
             let cancelled = code == CURLE_ABORTED_BY_CALLBACK
             return .failure(
-                TransportFailure(
+                UplinkFailure(
                     code: Int(code.rawValue),
                     message: cancelled ? "stopped" : String(cString: waymark_curl_strerror(code)),
                     cancelled: cancelled

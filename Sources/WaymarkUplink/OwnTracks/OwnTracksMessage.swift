@@ -44,6 +44,7 @@ public enum OwnTracksMessage {
                 object.strings("inregions", inside)
                 object.integer("seq", Int64(event.seq))
             }
+            payload.removeLast()  // the writer's line break
             return Publication(topicSuffix: "", payload: payload)
         case "region":
             guard let crossing = event.string("event"), let id = event.string("id") else { return nil }
@@ -60,6 +61,7 @@ public enum OwnTracksMessage {
                 object.string("t", "c")
                 object.integer("seq", Int64(event.seq))
             }
+            payload.removeLast()
             return Publication(topicSuffix: "/event", payload: payload)
         default:
             return nil
@@ -74,6 +76,7 @@ public enum OwnTracksMessage {
             object.string("_type", "lwt")
             object.integer("tst", seconds)
         }
+        payload.removeLast()
         return payload
     }
 

@@ -681,7 +681,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
 
 class Server(http.server.ThreadingHTTPServer):
     daemon_threads = True
-    allow_reuse_address = False
+    allow_reuse_address = True
 
     def handle_error(self, request, client_address):
         sys.stderr.write(f"uplink-server: error with {client_address}: {sys.exc_info()[1]!r}\n")
@@ -692,6 +692,7 @@ def main():
     parser.add_argument("--port-file", required=True)
     parser.add_argument("--log", required=True)
     parser.add_argument("--devices", help="comma-separated known device ids for the OsmAnd endpoint")
+    parser.add_argument("--port", type=int, default=0, help="the port to listen on (0: one the kernel chooses)")
     parser.add_argument("--quiet", action="store_true", help="no line per request on stderr (measurements)")
     parser.add_argument("--tls-cert", help=argparse.SUPPRESS)
     parser.add_argument("--tls-key", help=argparse.SUPPRESS)
@@ -700,7 +701,7 @@ def main():
     if arguments.devices is not None:
         devices = {d.strip() for d in arguments.devices.split(",") if d.strip()}
 
-    server = Server(("127.0.0.1", 0), Handler)
+    server = Server(("127.0.0.1", arguments.port), Handler)
     server.state = State(arguments.log, devices)
     server.quiet = arguments.quiet
     stopping = threading.Event()

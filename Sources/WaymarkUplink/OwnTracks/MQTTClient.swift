@@ -1,0 +1,284 @@
+import CUplink
+import Dispatch
+import Synchronization
+
+/// One MQTT 3.1.1 session with a broker through libmosquitto: its network loop (connecting, reconnecting with
+/// backoff, keep-alive pings, acknowledgements) runs on libmosquitto's own thread; ``publish(_:timeout:)`` blocks
+/// the caller's thread until the broker acknowledged the messages.
+///
+/// The session is persistent (`clean_session = false`, the client id is the board's device id), so the broker
+/// keeps what it owes across reconnections; a last will (`_type: lwt`) tells subscribers when the board's
+/// connection died without a goodbye. libmosquitto is loaded at the first client (``CUplink``), so a board
+/// without MQTT never maps it or its OpenSSL.
+public final class MQTTClient: @unchecked Sendable {
+    public struct Settings: Hashable, Sendable {
+        public var host: String
+        public var port: Int
+        /// The client id: the board's device id, so the broker keeps one session per board.
+        public var clientID: String
+        public var keepAlive: Duration
+        public var username: String?
+        public var password: String?
+        /// TLS when set: the certificate authorities to verify the broker against (PEM), and optionally a client
+        /// certificate and its key.
+        public var caFile: String?
+        public var certFile: String?
+        public var keyFile: String?
+        /// The reconnection's backoff, doubling from `retryMin` up to `retryMax` (whole seconds, at least 1).
+        public var retryMin: Duration
+        public var retryMax: Duration
+        /// The last will: its topic and payload, published with `qos`, retained.
+        public var willTopic: String
+        public var willPayload: [UInt8]
+        public var qos: Int
+
+        public init(
+            host: String,
+            port: Int,
+            clientID: String,
+            keepAlive: Duration = .seconds(60),
+            username: String? = nil,
+            password: String? = nil,
+            caFile: String? = nil,
+            certFile: String? = nil,
+            keyFile: String? = nil,
+            retryMin: Duration = .seconds(1),
+            retryMax: Duration = .seconds(300),
+            willTopic: String,
+            willPayload: [UInt8],
+            qos: Int = 1
+        ) {
+            self.host = host
+            self.port = port
+            self.clientID = clientID
+            self.keepAlive = keepAlive
+            self.username = username
+            self.password = password
+            self.caFile = caFile
+            self.certFile = certFile
+            self.keyFile = keyFile
+            self.retryMin = retryMin
+            self.retryMax = retryMax
+            self.willTopic = willTopic
+            self.willPayload = willPayload
+            self.qos = qos
+        }
+    }
+
+    /// One message to publish.
+    public struct Message: Hashable, Sendable {
+        public var topic: String
+        public var payload: [UInt8]
+        public var retain: Bool
+
+        public init(topic: String, payload: [UInt8], retain: Bool) {
+            self.topic = topic
+            self.payload = payload
+            self.retain = retain
+        }
+    }
+
+    /// The session's state, changed by libmosquitto's thread and read by the publisher's.
+    private struct State {
+        var connected = false
+        /// Why the client is not connected: the broker's CONNACK, the connection's loss, or libmosquitto's last
+        /// error line (a certificate refused).
+        var problem: String? = "connecting"
+        /// Messages the broker acknowledged (PUBACK for QoS 1) and not yet taken by ``publish(_:timeout:)``.
+        var acknowledged: Set<Int32> = []
+        var cancelled = false
+    }
+
+    public let settings: Settings
+    private let client: OpaquePointer
+    private let state = Mutex(State())
+    /// Signalled at every change of ``state``: the publisher waits on it.
+    private let changed = DispatchSemaphore(value: 0)
+    private var closed = false
+
+    /// Starts the session: the connection goes on in the background, and ``publish(_:timeout:)`` says why it is
+    /// not there yet.
+    ///
+    /// - Throws: ``HTTPClient/UplinkFailure`` (the uplinks' one failure type) when libmosquitto cannot be loaded
+    ///   or refuses the settings (a TLS file it cannot read).
+    public init(settings: Settings) throws(UplinkFailure) {
+        if let failure = waymark_mosquitto_open() {
+            throw UplinkFailure(code: -1, message: String(cString: failure), cancelled: false)
+        }
+        self.settings = settings
+        // The callbacks' context is set once this object exists (configure()); it outlives the client.
+        guard let client = waymark_mosquitto_new(settings.clientID, false, nil) else {
+            throw UplinkFailure(code: -1, message: "mosquitto_new failed", cancelled: false)
+        }
+        self.client = client
+        do {
+            try configure()
+        } catch {
+            waymark_mosquitto_destroy(client)
+            throw error
+        }
+    }
+
+    deinit { close() }
+
+    /// Ends the session with a DISCONNECT (the broker then keeps the last will to itself), stops the loop.
+    public func close() {
+        guard !closed else { return }
+        closed = true
+        _ = waymark_mosquitto_disconnect(client)
+        _ = waymark_mosquitto_loop_stop(client)
+        waymark_mosquitto_destroy(client)
+    }
+
+    /// Stops a ``publish(_:timeout:)`` under way and every later one: the agent is stopping.
+    public func cancel() {
+        state.withLock { $0.cancelled = true }
+        changed.signal()
+    }
+
+    /// Whether the session is connected now.
+    public var isConnected: Bool { state.withLock { $0.connected } }
+
+    /// Waits until the session is connected, at most `limit`; whether it is.
+    @discardableResult
+    public func waitForConnection(upTo limit: Duration) -> Bool {
+        let deadline = DispatchTime.now() + .nanoseconds(Int(limit.components.seconds) * 1_000_000_000)
+        while !isConnected {
+            if changed.wait(timeout: deadline) == .timedOut { return isConnected }
+        }
+        return true
+    }
+
+    /// Publishes `messages` in order and waits until the broker acknowledged them, the connection was lost, or
+    /// `timeout` passed. Returns how many of the first messages were acknowledged, and why the others were not.
+    public func publish(_ messages: [Message], timeout: Duration) -> (acknowledged: Int, problem: String?) {
+        let problem: String? = state.withLock { state in
+            if state.cancelled { return "stopped" }
+            return state.connected ? nil : "not connected to \(endpoint): \(state.problem ?? "connecting")"
+        }
+        if let problem { return (0, problem) }
+        var ids: [Int32] = []
+        var refusal: String?
+        for message in messages {
+            var id: Int32 = 0
+            let code = message.payload.withUnsafeBytes { payload in
+                waymark_mosquitto_publish(
+                    client,
+                    &id,
+                    message.topic,
+                    Int32(payload.count),
+                    payload.baseAddress,
+                    Int32(settings.qos),
+                    message.retain
+                )
+            }
+            guard code == MOSQ_ERR_SUCCESS.rawValue else {
+                refusal = "the message was not published: \(String(cString: waymark_mosquitto_strerror(code)))"
+                break
+            }
+            ids.append(id)
+        }
+        let deadline = DispatchTime.now() + .nanoseconds(Int(timeout.components.seconds) * 1_000_000_000)
+        while true {
+            let (count, stop) = state.withLock { state -> (Int, String?) in
+                let count = ids.prefix { state.acknowledged.contains($0) }.count
+                if state.cancelled { return (count, "stopped") }
+                if !state.connected { return (count, "the connection to \(endpoint) was lost: \(state.problem ?? "")") }
+                return (count, nil)
+            }
+            if count == ids.count || stop != nil {
+                state.withLock { state in for id in ids { state.acknowledged.remove(id) } }
+                return (count, stop ?? refusal)
+            }
+            if changed.wait(timeout: deadline) == .timedOut {
+                let count = state.withLock { state in
+                    defer { for id in ids { state.acknowledged.remove(id) } }
+                    return ids.prefix { state.acknowledged.contains($0) }.count
+                }
+                return (count, "\(endpoint) acknowledged \(count) of \(ids.count) messages within \(timeout)")
+            }
+        }
+    }
+
+    private var endpoint: String { "mqtt\(settings.caFile == nil ? "" : "s")://\(settings.host):\(settings.port)" }
+
+    private func configure() throws(UplinkFailure) {
+        func check(_ code: Int32, _ what: String) throws(UplinkFailure) {
+            guard code != MOSQ_ERR_SUCCESS.rawValue else { return }
+            let reason = String(cString: waymark_mosquitto_strerror(code))
+            throw UplinkFailure(code: Int(code), message: "\(what): \(reason)", cancelled: false)
+        }
+        try check(waymark_mosquitto_use_mqtt311(client), "MQTT 3.1.1")
+        if let username = settings.username {
+            try check(waymark_mosquitto_credentials(client, username, settings.password), "the credentials")
+        }
+        try check(
+            settings.willPayload.withUnsafeBytes { payload in
+                waymark_mosquitto_will(
+                    client,
+                    settings.willTopic,
+                    Int32(payload.count),
+                    payload.baseAddress,
+                    Int32(settings.qos),
+                    true
+                )
+            },
+            "the last will"
+        )
+        if let caFile = settings.caFile {
+            try check(
+                waymark_mosquitto_tls(client, caFile, settings.certFile, settings.keyFile),
+                "TLS with \(caFile)"
+            )
+        }
+        let seconds = { (duration: Duration) in UInt32(max(1, min(duration.components.seconds, 86_400))) }
+        try check(
+            waymark_mosquitto_reconnect_delay(client, seconds(settings.retryMin), seconds(settings.retryMax)),
+            "the reconnection's backoff"
+        )
+        // Messages on their way at once: enough for loopback and cellular round trips alike.
+        try check(waymark_mosquitto_max_inflight(client, 100), "the messages in flight")
+        waymark_mosquitto_set_context(client, Unmanaged.passUnretained(self).toOpaque())
+        waymark_mosquitto_callbacks(
+            client,
+            { _, context, code in
+                MQTTClient.of(context)?.update { state in
+                    state.connected = code == 0
+                    state.problem =
+                        code == 0
+                        ? nil : "the broker refused: \(String(cString: waymark_mosquitto_connack_string(code)))"
+                }
+            },
+            { _, context, code in
+                MQTTClient.of(context)?.update { state in
+                    state.connected = false
+                    state.problem = code == 0 ? "disconnected" : String(cString: waymark_mosquitto_strerror(code))
+                }
+            },
+            { _, context, id in MQTTClient.of(context)?.update { $0.acknowledged.insert(id) } },
+            { _, context, level, text in
+                // Errors only: a certificate refused, a connection refused, a TLS handshake that failed.
+                guard level & (MOSQ_LOG_ERR | MOSQ_LOG_WARNING) != 0, let text else { return }
+                let line = String(cString: text)
+                MQTTClient.of(context)?.update { state in if !state.connected { state.problem = line } }
+            }
+        )
+        let keepAlive = Int32(max(5, min(settings.keepAlive.components.seconds, 65_535)))
+        let code = waymark_mosquitto_connect(client, settings.host, Int32(settings.port), keepAlive)
+        // A broker that is not there yet is not a failure of the settings: the loop keeps trying.
+        if code != MOSQ_ERR_SUCCESS.rawValue {
+            update { $0.problem = String(cString: waymark_mosquitto_strerror(code)) }
+        }
+        try check(waymark_mosquitto_loop_start(client), "the network loop")
+    }
+
+    private func update(_ body: (inout State) -> Void) {
+        state.withLock { body(&$0) }
+        changed.signal()
+    }
+
+    /// The client a callback is for, from its context.
+    private static func of(_ context: UnsafeMutableRawPointer?) -> MQTTClient? {
+        context.map { Unmanaged<MQTTClient>.fromOpaque($0).takeUnretainedValue() }
+    }
+}

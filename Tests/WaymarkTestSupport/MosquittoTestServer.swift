@@ -1,0 +1,182 @@
+import Foundation
+
+/// A real MQTT broker (Debian's `mosquitto`) on a free port of 127.0.0.1, with persistence in a directory of its
+/// own, so that a subscriber's persistent session and the messages queued for it survive ``restart()``; and
+/// subscribers (`mosquitto_sub`) whose lines a test reads.
+public final class MosquittoTestServer: @unchecked Sendable {
+    /// TLS for the listener: the broker's certificate and key, and the CA that signed them (PEM files).
+    public struct TLS: Sendable {
+        public var caFile: String
+        public var certFile: String
+        public var keyFile: String
+
+        public init(caFile: String, certFile: String, keyFile: String) {
+            self.caFile = caFile
+            self.certFile = certFile
+            self.keyFile = keyFile
+        }
+    }
+
+    public let port: Int
+    public let directory: URL
+    private let tls: TLS?
+    private var broker: Process?
+    private var subscribers: [(process: Process, output: URL)] = []
+
+    /// Starts the broker and waits until it listens.
+    public init(tls: TLS? = nil) throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/sbin/mosquitto") else {
+            throw TestServerError("/usr/sbin/mosquitto is missing: install Debian's mosquitto and mosquitto-clients")
+        }
+        self.tls = tls
+        port = try GPSDTestServer.freePort()
+        directory = try Fixtures.temporaryDirectory()
+        var config = """
+            listener \(port) 127.0.0.1
+            allow_anonymous true
+            persistence true
+            persistence_location \(directory.path)/
+            autosave_interval 1
+            max_queued_messages 0
+
+            """
+        // As root, mosquitto would become the user mosquitto, which cannot write this directory.
+        if getuid() == 0 { config += "user root\n" }
+        if let tls { config += "cafile \(tls.caFile)\ncertfile \(tls.certFile)\nkeyfile \(tls.keyFile)\n" }
+        try config.write(to: directory.appendingPathComponent("mosquitto.conf"), atomically: true, encoding: .utf8)
+        try start()
+    }
+
+    deinit {
+        for subscriber in subscribers { subscriber.process.stop() }
+        stop()
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    /// Starts the broker (again) on the same port, and waits until it listens.
+    public func start() throws {
+        let process = Self.unblocked(
+            "/usr/sbin/mosquitto",
+            ["-c", directory.appendingPathComponent("mosquitto.conf").path]
+        )
+        if !FileManager.default.fileExists(atPath: logPath) {
+            _ = FileManager.default.createFile(atPath: logPath, contents: nil)
+        }
+        let output = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
+        output.seekToEndOfFile()
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        broker = process
+        let deadline = Date().addingTimeInterval(10)
+        while !GPSDTestServer.canConnect(port: port) {
+            guard process.isRunning, Date() < deadline else {
+                throw TestServerError("mosquitto did not listen on \(port): \(log(of: logPath))")
+            }
+            usleep(20_000)
+        }
+    }
+
+    /// Stops the broker: SIGTERM, after which it saves its persistence and exits; SIGKILL with `graceful` false.
+    public func stop(graceful: Bool = true) {
+        broker?.stop(graceful: graceful)
+        broker = nil
+    }
+
+    /// Stops the broker and starts it again on the same port.
+    public func restart() throws {
+        stop()
+        try start()
+    }
+
+    /// A process that runs `executable` with every signal unblocked: the test process's threads block most of them,
+    /// and a child started by `Process` inherits that mask, so that SIGTERM would wait unseen (mosquitto then never
+    /// saves and exits as a stopped broker does).
+    private static func unblocked(_ executable: String, _ arguments: [String]) -> Process {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        process.arguments =
+            [
+                "-c",
+                "import os, signal, sys; signal.pthread_sigmask(signal.SIG_SETMASK, []); os.execv(sys.argv[1], sys.argv[1:])",
+                executable,
+            ] + arguments
+        return process
+    }
+
+    /// What the broker wrote.
+    public var brokerLog: String { log(of: logPath) }
+
+    private var logPath: String { directory.appendingPathComponent("mosquitto.log").path }
+
+    private func log(of path: String) -> String { (try? String(contentsOfFile: path, encoding: .utf8)) ?? "" }
+
+    /// Starts `mosquitto_sub` on `topic` with QoS 1 and a persistent session as client `id` (it reconnects by
+    /// itself when the broker comes back); returns the path of its output, a line per message:
+    /// `TOPIC PAYLOAD`.
+    public func subscribe(_ topic: String, id: String) throws -> URL {
+        let output = directory.appendingPathComponent("\(id).out")
+        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
+        var arguments = ["-h", "127.0.0.1", "-p", "\(port)", "-t", topic, "-q", "1", "-c", "-i", id, "-v"]
+        if let tls { arguments += ["--cafile", tls.caFile] }
+        let process = Self.unblocked("/usr/bin/mosquitto_sub", arguments)
+        process.standardOutput = try FileHandle(forWritingTo: output)
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        subscribers.append((process, output))
+        // Subscribed once the broker has the session: then nothing published from now on is lost to it.
+        let deadline = Date().addingTimeInterval(10)
+        while !brokerLog.contains("as \(id) (") {
+            guard Date() < deadline else { throw TestServerError("mosquitto_sub \(id) did not connect: \(brokerLog)") }
+            usleep(20_000)
+        }
+        usleep(200_000)
+        return output
+    }
+
+    /// The messages a subscriber received so far: topic and payload.
+    public static func messages(in output: URL) -> [(topic: String, payload: [String: Any])] {
+        let text = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
+        return text.split(separator: "\n").compactMap { line in
+            guard let space = line.firstIndex(of: " ") else { return nil }
+            let json = line[line.index(after: space)...]
+            guard let object = try? JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any] else {
+                return nil
+            }
+            return (String(line[..<space]), object)
+        }
+    }
+}
+
+/// A certificate authority and a broker certificate for 127.0.0.1, made with `openssl` for one test.
+public enum TestCertificates {
+    /// Makes `ca.pem`, `server.pem` and `server.key` in `directory` (and `other-ca.pem`, a CA that signed
+    /// nothing here), and returns the broker's TLS files.
+    public static func make(in directory: URL) throws -> (tls: MosquittoTestServer.TLS, otherCA: String) {
+        func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
+        func openssl(_ arguments: [String]) throws {
+            let result = try WaymarkBinary.run(arguments, executable: "/usr/bin/openssl")
+            guard result.status == 0 else { throw TestServerError("openssl \(arguments): \(result.stderr)") }
+        }
+        for ca in ["ca", "other-ca"] {
+            try openssl([
+                "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=Waymark test \(ca)",
+                "-keyout", path("\(ca).key"), "-out", path("\(ca).pem"),
+            ])
+        }
+        try openssl([
+            "req", "-newkey", "rsa:2048", "-nodes", "-subj", "/CN=127.0.0.1", "-keyout", path("server.key"), "-out",
+            path("server.csr"),
+        ])
+        try "subjectAltName = IP:127.0.0.1\n".write(toFile: path("san.ext"), atomically: true, encoding: .utf8)
+        try openssl([
+            "x509", "-req", "-in", path("server.csr"), "-CA", path("ca.pem"), "-CAkey", path("ca.key"),
+            "-CAcreateserial", "-days", "2", "-extfile", path("san.ext"), "-out", path("server.pem"),
+        ])
+        // The broker runs as this user; its key must be readable by it.
+        return (
+            MosquittoTestServer.TLS(caFile: path("ca.pem"), certFile: path("server.pem"), keyFile: path("server.key")),
+            path("other-ca.pem")
+        )
+    }
+}
