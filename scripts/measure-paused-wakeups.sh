@@ -9,6 +9,9 @@
 #                                                                   service with WatchdogSec=60 (notifications
 #                                                                   to a socket the measurement binds); fails
 #                                                                   if the watchdog adds more than 0.1 a second
+#   WAYMARK_DEAD_SINKS=1 scripts/measure-paused-wakeups.sh          both agents save power; one has the batch HTTP and
+#                                                                   OwnTracks sinks pointed at a port where nothing
+#                                                                   listens; fails if they add more than 0.2 a second
 #   WAYMARK_METRICS_INTERVAL=15 scripts/measure-paused-wakeups.sh   both agents save power; one writes the metrics
 #                                                                   every 15 s, the other ticks once an hour; fails
 #                                                                   if that adds more than one wake-up per interval

@@ -172,4 +172,12 @@ extension HealthMonitorTests {
         #expect(Self.outcome(monitor.sink("traccar", refusal: nil, now: Self.at(3))) == "c")
         #expect(monitor.raised[.sinkRefused] == 1)
     }
+
+    @Test("sink_over_budget: raised while a sink's locations wait for tomorrow's budget")
+    func sinkOverBudget() {
+        var monitor = HealthMonitor()
+        #expect(Self.outcome(monitor.sink("http", overBudget: "spent", now: Self.at(0))) == "r")
+        #expect(Self.outcome(monitor.sink("http", overBudget: "spent", now: Self.at(1))) == "-")
+        #expect(Self.outcome(monitor.sink("http", overBudget: nil, now: Self.at(2))) == "c")
+    }
 }

@@ -117,6 +117,19 @@ struct PausedWakeupsMeasurement {
                 ),
             ]
         }
+        // WAYMARK_DEAD_SINKS=1 compares two agents saving power, one with the batch HTTP and OwnTracks sinks
+        // pointed at a port where nothing listens (their default backoff, 1 s doubling up to 5 min).
+        if Self.environment["WAYMARK_DEAD_SINKS"] == "1" {
+            let dead = try GPSDTestServer.freePort()
+            variants = [
+                ("no network sink", true, [:], ""),
+                (
+                    "dead sinks", true, [:],
+                    "[sinks.http]\nenabled = true\nurl = \"http://127.0.0.1:\(dead)/batch\"\n"
+                        + "[sinks.owntracks]\nenabled = true\nhost = \"127.0.0.1\"\nport = \(dead)\n"
+                ),
+            ]
+        }
         var agents: [(name: String, agent: WaymarkBinary.Running)] = []
         for (index, (name, powerSave, environment, settings)) in variants.enumerated() {
             let config = directory.appendingPathComponent("\(index).toml").path
@@ -191,6 +204,12 @@ struct PausedWakeupsMeasurement {
                 "added \(String(format: "%.3f", added)) wake-ups/s; one per interval is \(String(format: "%.3f", 1 / Double(metrics)))"
             )
             #expect(added <= 1 / Double(metrics) + 0.02, "the metrics add \(added) wake-ups a second")
+        }
+        if Self.environment["WAYMARK_DEAD_SINKS"] == "1" {
+            // Issue 18: a sink retrying against a dead server adds no busy loop, only its backoff's attempts.
+            let added = Self.median(rates[second] ?? []) - Self.median(rates[first] ?? [])
+            print("added \(String(format: "%.3f", added)) wake-ups/s by two dead sinks")
+            #expect(added <= 0.2, "two dead sinks add \(added) wake-ups a second")
         }
         for (_, agent) in agents { _ = agent.interrupt() }
         // The agent's own threads; the runtime's monitor adds its fixed once a second (printed above).

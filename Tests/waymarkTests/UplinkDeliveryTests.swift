@@ -334,6 +334,61 @@ struct UplinkDeliveryTests {
         #expect(seqs == expected)
     }
 
+    @Test("max_bytes_per_day: past it locations wait and the rest goes, the alarm says so; the locations go later")
+    func dailyBudget() throws {
+        let server = try UplinkTestServer()
+        defer { server.stop() }
+        // About 40 positions of some 240 bytes and their answers.
+        let run = try Run(
+            """
+            [deferred]
+            enabled = false
+
+            [sinks.traccar]
+            enabled = true
+            url = "\(server.osmAndURL)"
+            max_bytes_per_day = "20KB"
+
+            [metrics]
+            interval = "1s"
+
+            """
+        )
+        let agent = try run.drive()
+        try agent.wait(seconds: 20, "the alarm") { agent.stdout.contains(#""code":"sink_over_budget""#) }
+        let printed = try run.printed()
+        let alarm = try #require(printed.first { $0["code"] as? String == "sink_over_budget" })
+        #expect(alarm["id"] as? String == "traccar")
+        #expect(
+            (alarm["message"] as? String)?.contains("max_bytes_per_day (20480): locations wait for tomorrow") == true
+        )
+        // The trip's end (a position Traccar keeps, not a location) goes past the held locations.
+        #expect(agent.interrupt() == 0)
+        var received = try server.received().filter { $0["kind"] as? String == "osmand" }
+        let locations = received.filter { ($0["attributes"] as? [String: Any])?["event"] == nil }
+        #expect(locations.count > 20 && locations.count < 80, "\(locations.count) locations within 20 KB")
+        #expect(received.contains { ($0["attributes"] as? [String: Any])?["event"] as? String == "trip" })
+        let traccar = try run.sinkStats("traccar")
+        let firstHeld = try #require(traccar["oldest_unsent_seq"] as? Int)
+        #expect(printed.first { $0["seq"] as? Int == firstHeld }?["type"] as? String == "location")
+        // A new start has a whole budget (it is kept in memory): the held locations go on from the first, in order,
+        // until it is spent again. What went past them is sent again (at least once: the cursor stayed before
+        // them), with its own seq.
+        let restart = try WaymarkBinary.start(
+            ["run", "--config", run.config, "--gpsd", "127.0.0.1:\(try GPSDTestServer.freePort())"]
+        )
+        received = try Self.waitForServer(server, seconds: 30, "the held locations") { received in
+            received.filter { $0["kind"] as? String == "osmand" }.count > locations.count + 20
+        }
+        #expect(restart.interrupt() == 0)
+        let positions = received.filter { $0["kind"] as? String == "osmand" }
+        let seqs = positions.compactMap { ($0["attributes"] as? [String: Any])?["seq"] as? Double }.map { Int($0) }
+        let resumed = Array(seqs.drop { $0 != firstHeld })
+        #expect(!resumed.isEmpty && resumed == resumed.sorted(), "\(seqs)")
+        let trips = positions.filter { ($0["attributes"] as? [String: Any])?["event"] as? String == "trip" }
+        #expect(Set(trips.compactMap { ($0["attributes"] as? [String: Any])?["seq"] as? Double }).count == 1)
+    }
+
     @Test("waymark sinks test says what each server answered")
     func sinksTest() throws {
         let server = try UplinkTestServer(devices: ["bus-7"])

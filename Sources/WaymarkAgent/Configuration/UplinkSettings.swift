@@ -13,6 +13,8 @@ public struct UplinkSettings: Sendable, Equatable {
     /// The first wait after a failure, doubling up to `retryMax` (`retry_min`, `retry_max`).
     public var retryMin: Duration = .seconds(1)
     public var retryMax: Duration = .seconds(300)
+    /// The most bytes a UTC day on the wire (`max_bytes_per_day`); past it locations wait. Nil: no limit.
+    public var maxBytesPerDay: ByteCount?
 
     public init() {}
 
@@ -36,10 +38,14 @@ public struct UplinkSettings: Sendable, Equatable {
         section.read("retry_min", .duration(moreThan: .zero, atMost: .seconds(3600)), into: &retryMin)
         section.read("retry_max", .duration(moreThan: .zero, atMost: .seconds(86_400)), into: &retryMax)
         section.requireOrder("retry_min", retryMin, notAbove: "retry_max", retryMax) { $0.configText }
+        section.read("max_bytes_per_day", Self.dailyBytes, into: &maxBytesPerDay)
         if enabled && url.isEmpty {
             section.requirePresent("url", because: "an enabled sink needs its server's URL", at: "enabled")
         }
     }
+
+    /// `max_bytes_per_day`: from 1KB to 1TB.
+    static let dailyBytes = ValueRule<ByteCount>.size(in: ByteCount(bytes: 1 << 10)...ByteCount(bytes: 1 << 40))
 
     /// An `http://` or `https://` URL with a host, and nothing a request line cannot carry.
     static func isURL(_ text: String) -> Bool {
@@ -108,6 +114,8 @@ public struct OwnTracksSinkSettings: Sendable, Equatable {
     public var timeout: Duration = .seconds(30)
     public var retryMin: Duration = .seconds(1)
     public var retryMax: Duration = .seconds(300)
+    /// As ``UplinkSettings/maxBytesPerDay``: the payloads and topics of the messages acknowledged.
+    public var maxBytesPerDay: ByteCount?
 
     public init() {}
 
@@ -147,6 +155,7 @@ public struct OwnTracksSinkSettings: Sendable, Equatable {
         section.read("retry_min", .duration(moreThan: .zero, atMost: .seconds(3600)), into: &retryMin)
         section.read("retry_max", .duration(moreThan: .zero, atMost: .seconds(86_400)), into: &retryMax)
         section.requireOrder("retry_min", retryMin, notAbove: "retry_max", retryMax) { $0.configText }
+        section.read("max_bytes_per_day", UplinkSettings.dailyBytes, into: &maxBytesPerDay)
         if enabled && host.isEmpty {
             section.requirePresent("host", because: "an enabled sink needs its broker's host", at: "enabled")
         }

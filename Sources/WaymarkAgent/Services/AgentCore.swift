@@ -310,6 +310,7 @@ struct AgentCore {
         }
         for (name, standing) in storage?.uplinkStandings ?? [] {
             changes += health.sink(name, refusal: standing.refusal, now: now)
+            changes += health.sink(name, overBudget: standing.overBudget, now: now)
         }
         return changes
     }

@@ -50,7 +50,7 @@ extension Storage {
                 reports.append(ErrorReport(code: .sinkFailure, message: message, subject: "file"))
             }
         }
-        var uplinks: [(transport: any UplinkTransport, settings: DeliveryPolicy.Settings)] = []
+        var uplinks: [Uplink] = []
         if wake != nil {
             let (transports, failures) = uplinkTransports(configuration, logger: logger)
             uplinks = transports
@@ -88,19 +88,20 @@ extension Storage {
     static func uplinkTransports(
         _ configuration: Configuration,
         logger: Logger
-    ) -> ([(transport: any UplinkTransport, settings: DeliveryPolicy.Settings)], [ErrorReport]) {
-        var transports: [(transport: any UplinkTransport, settings: DeliveryPolicy.Settings)] = []
+    ) -> ([Uplink], [ErrorReport]) {
+        var transports: [Uplink] = []
         var reports: [ErrorReport] = []
         for name in Agent.networkSinks {
             do {
                 guard let transport = try makeTransport(name, configuration) else { continue }
-                let delivery =
+                let (delivery, budget) =
                     switch name {
-                    case "traccar": configuration.traccarSink.uplink.delivery
-                    case "owntracks": configuration.ownTracksSink.delivery
-                    default: configuration.httpSink.uplink.delivery
+                    case "traccar":
+                        (configuration.traccarSink.uplink.delivery, configuration.traccarSink.uplink.maxBytesPerDay)
+                    case "owntracks": (configuration.ownTracksSink.delivery, configuration.ownTracksSink.maxBytesPerDay)
+                    default: (configuration.httpSink.uplink.delivery, configuration.httpSink.uplink.maxBytesPerDay)
                     }
-                transports.append((transport, delivery))
+                transports.append(Uplink(transport: transport, settings: delivery, maxBytesPerDay: budget?.bytes))
             } catch {
                 let message = "the \(name) sink cannot start: \(error); its events stay in the spool"
                 logger.error("\(message)")

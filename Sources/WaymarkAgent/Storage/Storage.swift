@@ -3,6 +3,13 @@ import WaymarkCore
 import WaymarkStore
 import WaymarkUplink
 
+/// A network sink as the configuration makes it: its transport, its delivery rules and its daily byte budget.
+struct Uplink {
+    var transport: any UplinkTransport
+    var settings: DeliveryPolicy.Settings
+    var maxBytesPerDay: Int64?
+}
+
 /// The spool and its sinks as the agent drives them: events are appended as they are emitted, committed
 /// every `[spool] commit_interval` (at once for `pause`, `region` and `trip`), and after each commit the
 /// released ones — all of them, or the closed deferral windows' — go to the sinks.
@@ -72,7 +79,7 @@ final class Storage {
     init(
         spool: Spool,
         sinks: [any Sink],
-        uplinks: [(transport: any UplinkTransport, settings: DeliveryPolicy.Settings)] = [],
+        uplinks: [Uplink] = [],
         wake: @escaping @Sendable () -> Void = {},
         settings: SpoolSettings,
         clock: @escaping () -> MonotonicInstant,
@@ -102,6 +109,7 @@ final class Storage {
                 spool: spool,
                 cursor: state.cursors[uplink.transport.name] ?? 0,
                 settings: uplink.settings,
+                maxBytesPerDay: uplink.maxBytesPerDay,
                 logger: logger,
                 wake: wake
             )
@@ -181,7 +189,7 @@ final class Storage {
             let progress = worker.takeProgress()
             reports += progress.reports
             let moved = progress.cursor > uplinkCursors[worker.name] ?? 0
-            if moved || !progress.reports.isEmpty { uplinksChanged = true }
+            if moved || !progress.reports.isEmpty || progress.changed { uplinksChanged = true }
             guard moved || !progress.quarantined.isEmpty else { continue }
             uplinkCursors[worker.name] = progress.cursor
             pending.cursors[worker.name] = progress.cursor

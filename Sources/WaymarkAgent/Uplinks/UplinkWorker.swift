@@ -22,6 +22,8 @@ final class UplinkWorker: @unchecked Sendable {
         var quarantined: [QuarantinedEvent] = []
         /// Failures and recoveries to emit as events.
         var reports: [ErrorReport] = []
+        /// Whether the sink's standing changed in a way its alarms look at (its budget spent, or whole again).
+        var changed = false
     }
 
     /// What the worker shows of itself at any time.
@@ -33,6 +35,8 @@ final class UplinkWorker: @unchecked Sendable {
         /// The server's answer when it refuses the sink's settings (the `sink_refused` alarm); nil once it takes
         /// events again.
         var refusal: String?
+        /// Why locations wait (the `sink_over_budget` alarm): today's `max_bytes_per_day` is spent.
+        var overBudget: String?
         /// Events confirmed, events quarantined, requests made and bytes on the wire since the start.
         var delivered = 0
         var quarantined = 0
@@ -67,6 +71,14 @@ final class UplinkWorker: @unchecked Sendable {
     /// quarantined for good at the next confirmation, or sent again when the refusals turn out to be of the
     /// sink's settings (an unknown device id refuses every event: nothing is quarantined for it).
     private var tentative: (items: [QuarantinedEvent], cursorBefore: UInt64) = ([], 0)
+    /// `max_bytes_per_day`, when set.
+    private var budget: DailyBudget?
+    /// While the budget is spent: the first location held back (the cursor stays before it) and the last event
+    /// dealt with after it (the others go on).
+    private var held: (from: UInt64, through: UInt64)?
+    /// The events after the cursor, up to this `seq`, that went while locations were held: they are not sent
+    /// again when the locations go.
+    private var sentWhileHeld: UInt64 = 0
     private var generator = SystemRandomNumberGenerator()
 
     /// Events read from the spool for one round of attempts.
@@ -77,10 +89,12 @@ final class UplinkWorker: @unchecked Sendable {
         spool: Spool,
         cursor: UInt64,
         settings: DeliveryPolicy.Settings,
+        maxBytesPerDay: Int64? = nil,
         logger: Logger,
         wake: @escaping @Sendable () -> Void
     ) {
         name = transport.name
+        budget = maxBytesPerDay.map(DailyBudget.init(limit:))
         self.transport = transport
         self.spool = spool
         self.cursor = cursor
@@ -118,6 +132,7 @@ final class UplinkWorker: @unchecked Sendable {
             defer {
                 progress.quarantined = []
                 progress.reports = []
+                progress.changed = false
                 woken = false
             }
             return progress
@@ -158,17 +173,27 @@ final class UplinkWorker: @unchecked Sendable {
         }
     }
 
-    /// Waits until events are released past the cursor and the backoff allows an attempt; nil to stop (asked to,
-    /// or draining and done: nothing left, or a failure to wait out).
+    /// Waits until events are released past what the sink has dealt with and the backoff allows an attempt; nil
+    /// to stop (asked to, or draining and done: nothing left, or a failure to wait out). Locations held for the
+    /// budget wait for the next UTC day.
     private func nextRound() -> UInt64? {
         condition.locked {
             while !stopping {
                 let now = SystemClocks.monotonic()
-                if let drainUntil, released <= cursor || !policy.mayAttempt(now: now) || now >= drainUntil {
+                let dealt = held?.through ?? cursor
+                // Held locations go when the day turns: a round then looks at them again.
+                var tomorrow: MonotonicInstant?
+                if held != nil {
+                    let wallClock = SystemClocks.wall()
+                    if budget?.isExhausted(at: wallClock) != true { return released }
+                    tomorrow = now + DailyBudget.untilTomorrow(from: wallClock)
+                }
+                if let drainUntil, released <= dealt || !policy.mayAttempt(now: now) || now >= drainUntil {
                     return nil
                 }
-                if released > cursor && policy.mayAttempt(now: now) { return released }
-                _ = condition.wait(until: released > cursor ? policy.nextAttempt : nil)
+                if released > dealt && policy.mayAttempt(now: now) { return released }
+                let retry = released > dealt ? policy.nextAttempt : nil
+                _ = condition.wait(until: [retry, tomorrow].compactMap { $0 }.min())
             }
             return nil
         }
@@ -177,17 +202,19 @@ final class UplinkWorker: @unchecked Sendable {
     /// One round: reads the released events after the cursor and sends them until they are all confirmed, one
     /// attempt fails, or the agent stops.
     private func deliver(through: UInt64) throws {
-        let events = try spool.events(after: cursor, through: through, limit: Self.readLimit)
+        let events = try spool.events(after: max(cursor, held?.through ?? 0), through: through, limit: Self.readLimit)
         // Past the last event read: `through` when the read was not cut short (events dropped for room, or
         // never committed, have nothing to send).
         let end = events.count < Self.readLimit ? through : events.last?.seq ?? through
-        var remaining = events[...]
+        var remaining = selectForBudget(events)
         while !remaining.isEmpty,
             !condition.locked({ stopping || drainUntil.map { SystemClocks.monotonic() >= $0 } == true })
         {
+            // Spent during this round: the next one holds the locations back.
+            if held == nil, budget?.isExhausted(at: SystemClocks.wall()) == true { return }
             let skipped = transport.skippable(remaining)
             if skipped > 0 {
-                move(to: remaining[remaining.startIndex + skipped - 1].seq)
+                dealt(through: remaining[remaining.startIndex + skipped - 1].seq)
                 remaining = remaining.dropFirst(skipped)
                 continue
             }
@@ -197,7 +224,7 @@ final class UplinkWorker: @unchecked Sendable {
             switch effect {
             case .delivered(let count):
                 commitTentative()
-                move(to: remaining[remaining.startIndex + count - 1].seq, delivered: count)
+                dealt(through: remaining[remaining.startIndex + count - 1].seq, delivered: count)
                 remaining = remaining.dropFirst(count)
             case .quarantine(let status, let answer):
                 let refused = remaining[remaining.startIndex]
@@ -205,7 +232,7 @@ final class UplinkWorker: @unchecked Sendable {
                     "the \(name) sink's server refused event \(refused.seq) (HTTP \(status)): it is kept in quarantine",
                     metadata: ["answer": "\(answer)"]
                 )
-                if tentative.items.isEmpty { tentative.cursorBefore = cursor }
+                if tentative.items.isEmpty { tentative.cursorBefore = dealtThrough }
                 tentative.items.append(
                     QuarantinedEvent(
                         sink: name,
@@ -215,7 +242,7 @@ final class UplinkWorker: @unchecked Sendable {
                         refusedAt: SystemClocks.wall()
                     )
                 )
-                cursor = refused.seq
+                dealtThrough = refused.seq
                 remaining = remaining.dropFirst()
             case .none:
                 if Self.refusesSettings(attempt), !tentative.items.isEmpty {
@@ -223,14 +250,66 @@ final class UplinkWorker: @unchecked Sendable {
                     logger.notice(
                         "the \(name) sink's last \(tentative.items.count) refusals were of its settings: those events are sent again, not quarantined"
                     )
-                    cursor = tentative.cursorBefore
+                    dealtThrough = tentative.cursorBefore
                     tentative.items = []
                 }
                 return
             }
         }
         // Past the end only when nothing refused waits to be judged: a tentative quarantine holds the cursor.
-        if remaining.isEmpty && tentative.items.isEmpty { move(to: end) }
+        if remaining.isEmpty && tentative.items.isEmpty { dealt(through: end) }
+    }
+
+    /// The events of a round as the budget allows: all of them (but those that went while locations were held),
+    /// or, once today's `max_bytes_per_day` is spent, all but the locations, which wait for tomorrow from the
+    /// first of them on. Says when locations start and stop waiting.
+    private func selectForBudget(_ events: [StoredEvent]) -> ArraySlice<StoredEvent> {
+        let wallClock = SystemClocks.wall()
+        guard let budget, budget.isExhausted(at: wallClock) else {
+            if let held {
+                sentWhileHeld = max(sentWhileHeld, held.through)
+                self.held = nil
+                logger.notice("the \(name) sink's budget is whole again: the locations it held go now")
+                condition.locked {
+                    standing.overBudget = nil
+                    progress.changed = true
+                }
+                wakeOnce()
+            }
+            guard sentWhileHeld > cursor else { return events[...] }
+            return events.filter { $0.kind == .location || $0.seq > sentWhileHeld }[...]
+        }
+        if held == nil, let first = events.first(where: { $0.kind == .location }) {
+            held = (first.seq, first.seq - 1)
+            let message =
+                "the \(name) sink sent \(budget.spent) bytes today, its [sinks.\(name)] max_bytes_per_day "
+                + "(\(budget.limit)): locations wait for tomorrow (UTC), other events go on"
+            logger.warning("\(message)")
+            condition.locked {
+                standing.overBudget = message
+                progress.changed = true
+            }
+            wakeOnce()
+        }
+        guard let held else { return events[...] }
+        return events.filter { $0.seq < held.from || $0.kind != .location }[...]
+    }
+
+    /// The last event the sink dealt with: the cursor, or while locations are held, the last event after them.
+    private var dealtThrough: UInt64 {
+        get { held?.through ?? cursor }
+        set {
+            if held != nil { held?.through = newValue } else { cursor = newValue }
+        }
+    }
+
+    /// The sink dealt with the events up to `seq`: the cursor moves, or, past a held location, only what was
+    /// dealt with while it waits.
+    private func dealt(through seq: UInt64, delivered: Int = 0) {
+        guard var held, seq >= held.from else { return move(to: seq, delivered: delivered) }
+        held.through = max(held.through, seq)
+        self.held = held
+        condition.locked { standing.delivered += delivered }
     }
 
     /// Whether an attempt that changed nothing was refused for the sink's settings: a refusal of one event that
@@ -248,11 +327,13 @@ final class UplinkWorker: @unchecked Sendable {
         guard let last = tentative.items.last else { return }
         let items = tentative.items
         tentative.items = []
+        // Never past a location held for the budget.
+        let seq = min(last.event.seq, held.map { $0.from - 1 } ?? .max)
         condition.locked {
             progress.quarantined += items
             standing.quarantined += items.count
-            progress.cursor = max(progress.cursor, last.event.seq)
-            standing.cursor = max(standing.cursor, last.event.seq)
+            progress.cursor = max(progress.cursor, seq)
+            standing.cursor = max(standing.cursor, seq)
         }
     }
 
@@ -260,6 +341,7 @@ final class UplinkWorker: @unchecked Sendable {
     @discardableResult
     private func note(_ answer: DeliveryPolicy.Answer, sent: Int, wireBytes: Int = 0) -> DeliveryPolicy.Effect {
         let effect = policy.record(answer, sent: sent, now: SystemClocks.monotonic(), using: &generator)
+        budget?.spend(wireBytes, at: SystemClocks.wall())
         // The failure the sink is in after this attempt; nil when it delivers, and unchanged while a refused
         // batch is halved.
         let failure: String??

@@ -121,6 +121,13 @@ public struct HealthMonitor: Sendable {
         return raise(key, "the \(name) sink's server refuses its settings: \(refusal)", since: now)
     }
 
+    /// A network sink whose `max_bytes_per_day` is spent (`message` says so; nil once its locations go again).
+    public mutating func sink(_ name: String, overBudget message: String?, now: MonotonicInstant) -> [AlarmChange] {
+        let key = Alarm.Key(kind: .sinkOverBudget, subject: name)
+        guard let message else { return clear(key, because: "the \(name) sink's daily budget is whole again") }
+        return raise(key, message, since: now)
+    }
+
     private mutating func raise(_ key: Alarm.Key, _ message: String, since: MonotonicInstant) -> [AlarmChange] {
         guard open[key] == nil else { return [] }
         let alarm = Alarm(key: key, message: message, since: since)
@@ -181,6 +188,7 @@ public struct Alarm: Hashable, Sendable {
         case diskLow = "disk_low"
         case sinkStalled = "sink_stalled"
         case sinkRefused = "sink_refused"
+        case sinkOverBudget = "sink_over_budget"
 
         /// The code of the `error` event that raises it.
         public var code: ErrorCode { ErrorCode(rawValue) }
