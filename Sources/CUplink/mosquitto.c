@@ -124,7 +124,7 @@ int waymark_mosquitto_disconnect(struct mosquitto *client) { return library.disc
 
 int waymark_mosquitto_loop_start(struct mosquitto *client) { return library.loop_start(client); }
 
-int waymark_mosquitto_loop_stop(struct mosquitto *client) { return library.loop_stop(client, false); }
+int waymark_mosquitto_loop_stop(struct mosquitto *client, bool force) { return library.loop_stop(client, force); }
 
 int waymark_mosquitto_publish(struct mosquitto *client, int *mid, const char *topic, int length, const void *payload,
                               int qos, bool retain) {

@@ -53,7 +53,9 @@ extension Agent {
             (transport as? OwnTracksTransport)?.close()
         }
         guard !results.isEmpty else {
-            throw SinkTestError("no network sink is enabled: enable [sinks.traccar] or [sinks.http] first")
+            throw SinkTestError(
+                "no network sink is enabled: enable [sinks.traccar], [sinks.owntracks] or [sinks.http] first"
+            )
         }
         return results
     }

@@ -6,7 +6,7 @@ extension Waymark {
     struct Sinks: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "sinks",
-            abstract: "Check the network sinks (Traccar, batch HTTP) from this board.",
+            abstract: "Check the network sinks (Traccar, OwnTracks, batch HTTP) from this board.",
             subcommands: [Test.self]
         )
     }
@@ -19,14 +19,14 @@ extension Waymark.Sinks {
             abstract: "Send one event to each enabled network sink, or to NAME, and print what its server answered.",
             discussion: """
                 For an installer checking the URL, the device id and the certificates on a new board. The batch \
-                endpoint gets a status event with seq 0 and "test":true; Traccar, which keeps positions only, gets \
-                the newest location the spool holds again. Nothing in the spool changes.
+                endpoint gets a status event with seq 0 and "test":true; Traccar and OwnTracks, which keep positions \
+                only, get the newest location the spool holds again. Nothing in the spool changes.
 
                 Exit status: 0 every server confirmed; 1 one did not; 2 no such sink, or none enabled.
                 """
         )
 
-        @Argument(help: "traccar or http; every enabled network sink when omitted.")
+        @Argument(help: "traccar, owntracks or http; every enabled network sink when omitted.")
         var name: String?
 
         @OptionGroup var options: CommonOptions

@@ -96,9 +96,15 @@ struct OwnTracksDeliveryTests {
         }
     }
 
-    @Test("20 broker restarts and 20 SIGKILLs of the agent during a paced drive: every location at least once, no gap")
-    func throughRestartsAndKills() throws {
-        let broker = try MosquittoTestServer()
+    @Test(
+        "20 broker restarts and 20 SIGKILLs of the agent during a paced drive: every location at least once, no gap",
+        arguments: [false, true]
+    )
+    func throughRestartsAndKills(tls: Bool) throws {
+        let certificates = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: certificates) }
+        let made = tls ? try TestCertificates.make(in: certificates).tls : nil
+        let broker = try MosquittoTestServer(tls: made)
         let output = try broker.subscribe("owntracks/#", id: "recorder")
         // The drive's 9,931 lines with their own times, in 40 s: a location about every 50 ms.
         let gpsd = try GPSDTestServer(log: Fixtures.gpsdLog(Self.drive), linesPerSecond: 250)
@@ -106,8 +112,8 @@ struct OwnTracksDeliveryTests {
             gpsd.stop()
             gpsd.removeFiles()
         }
-        let workspace = try Workspace(broker: broker)
-        var random = SplitMix64(seed: 20_261_127)
+        let workspace = try Workspace(broker: broker, caFile: made?.caFile)
+        var random = SplitMix64(seed: tls ? 20_261_128 : 20_261_127)
         var disruptions = Array(repeating: true, count: 20) + Array(repeating: false, count: 20)
         disruptions.shuffle(using: &random)
         let pace = 40.0 / Double(disruptions.count + 2)
@@ -158,7 +164,7 @@ struct OwnTracksDeliveryTests {
         )
     }
 
-    @Test("TLS: the broker's certificate verified against ca_file; a wrong CA refused with a clear error")
+    @Test("TLS: a broker restarted once; a wrong CA refused with a clear error")
     func overTLS() throws {
         let certificates = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: certificates) }
@@ -187,6 +193,28 @@ struct OwnTracksDeliveryTests {
         let right = try WaymarkBinary.run(["sinks", "test", "owntracks", "--config", workspace.config])
         #expect(right.status == 0, "\(right.stdout)\(right.stderr)")
         #expect(right.stdout.contains("owntracks: location seq"))
+    }
+
+    @Test("A CA file that cannot be read: one line naming it, no crash; the agent keeps the sink's events")
+    func unreadableCAFile() throws {
+        let broker = try MosquittoTestServer()
+        let workspace = try Workspace(broker: broker, caFile: "/nonexistent/ca.pem")
+        let test = try WaymarkBinary.run(["sinks", "test", "owntracks", "--config", workspace.config])
+        #expect(test.status == 1)
+        #expect(test.stdout.contains("owntracks: cannot start: TLS with /nonexistent/ca.pem"), "\(test.stdout)")
+        let gpsd = try GPSDTestServer(log: Fixtures.gpsdLog(Self.drive))
+        defer {
+            gpsd.stop()
+            gpsd.removeFiles()
+        }
+        let agent = try workspace.start(gpsd: gpsd.port)
+        try agent.wait(seconds: 60, "the end of the drive") { agent.stderr.contains("code=no_device") }
+        #expect(agent.interrupt() == 0)
+        #expect(agent.stderr.contains("the owntracks sink cannot start: TLS with /nonexistent/ca.pem"))
+        // Its events stay for it: unsent, in the spool.
+        let sinks = try #require(try workspace.spoolStats()["sinks"] as? [[String: Any]])
+        let ownTracks = try #require(sinks.first { $0["name"] as? String == "owntracks" })
+        #expect((ownTracks["unsent"] as? Int ?? 0) > 700)
     }
 
     @Test("A broker that is not there: sinks test says so, and the agent keeps tracking")

@@ -80,7 +80,8 @@ int waymark_mosquitto_max_inflight(struct mosquitto *client, unsigned int count)
 int waymark_mosquitto_connect(struct mosquitto *client, const char *host, int port, int keepalive);
 int waymark_mosquitto_disconnect(struct mosquitto *client);
 int waymark_mosquitto_loop_start(struct mosquitto *client);
-int waymark_mosquitto_loop_stop(struct mosquitto *client);
+/// Ends the loop thread: after a DISCONNECT it ends by itself; `force` cancels it (a connect that hangs).
+int waymark_mosquitto_loop_stop(struct mosquitto *client, bool force);
 int waymark_mosquitto_publish(struct mosquitto *client, int *mid, const char *topic, int length, const void *payload,
                               int qos, bool retain);
 void waymark_mosquitto_callbacks(struct mosquitto *client, waymark_mosquitto_status on_connect,

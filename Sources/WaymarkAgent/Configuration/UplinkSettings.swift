@@ -142,11 +142,20 @@ public struct OwnTracksSinkSettings: Sendable, Equatable {
                 && !$0.utf8.contains { [0, UInt8(ascii: "+"), UInt8(ascii: "#")].contains($0) }
         }
         section.read("topic", topicRule, into: &topic)
-        section.read("tid", .string("1 or 2 letters or digits") { $0.count >= 1 && $0.count <= 2 }, into: &tid)
+        let tidRule = ValueRule<String>.string("1 or 2 letters or digits") { tid in
+            (1...2).contains(tid.count)
+                && tid.unicodeScalars.allSatisfy { $0.properties.isAlphabetic || ("0"..."9").contains($0) }
+        }
+        section.read("tid", tidRule, into: &tid)
         section.read("qos", .integer(in: 0...2), into: &qos)
         section.read("retain", .boolean, into: &retain)
         section.read("keepalive", .duration(moreThan: .seconds(4), atMost: .seconds(65_535)), into: &keepAlive)
-        section.read("username", .string("a user name") { !$0.isEmpty && !$0.utf8.contains(0) }, into: &username)
+        // It names the default topic too: no MQTT wildcard or level separator in it.
+        let userRule = ValueRule<String>.string("a user name without +, # or /") { name in
+            !name.isEmpty
+                && !name.utf8.contains { [0, UInt8(ascii: "+"), UInt8(ascii: "#"), UInt8(ascii: "/")].contains($0) }
+        }
+        section.read("username", userRule, into: &username)
         section.read("password_file", .absolutePath, into: &passwordFile)
         section.read("ca_file", .absolutePath, into: &caFile)
         section.read("cert_file", .absolutePath, into: &certFile)

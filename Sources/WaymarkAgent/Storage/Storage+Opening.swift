@@ -51,16 +51,19 @@ extension Storage {
             }
         }
         var uplinks: [Uplink] = []
+        var unstarted: [String] = []
         if wake != nil {
             let (transports, failures) = uplinkTransports(configuration, logger: logger)
             uplinks = transports
             reports += failures
+            unstarted = failures.compactMap(\.subject)
         }
         do {
             let storage = try Storage(
                 spool: spool,
                 sinks: sinks,
                 uplinks: uplinks,
+                unstarted: unstarted,
                 wake: wake ?? {},
                 settings: configuration.spool,
                 clock: SystemClocks.monotonic,

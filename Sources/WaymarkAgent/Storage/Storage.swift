@@ -23,6 +23,9 @@ final class Storage {
     private let uplinks: [UplinkWorker]
     /// The last cursor of each network sink handed to a commit.
     private var uplinkCursors: [String: UInt64] = [:]
+    /// The cursors of the network sinks that are enabled but could not start: what they lack stays in the spool.
+    private var unstartedCursors: [String: UInt64] = [:]
+    private var unstartedSince: MonotonicInstant
     /// Whether a network sink moved or failed since ``takeUplinksChanged()``.
     private var uplinksChanged = false
     /// For each network sink, the releases it has not caught up with: the last `seq` released and when, oldest
@@ -75,11 +78,14 @@ final class Storage {
     ///   - sinks: the sinks, each with its cursor taken from the spool.
     ///   - uplinks: the network sinks' transports and delivery settings; their threads start at once, from their
     ///     cursors (a sink new to the spool from its oldest event). `wake` wakes the agent's loop to take their
-    ///     progress (``pollUplinks()``).
+    ///     progress (``pollUplinks(now:)``).
+    ///   - unstarted: network sinks that are enabled but could not start (a library or a file missing): their
+    ///     events are kept for them, as undelivered, and they show as failing.
     init(
         spool: Spool,
         sinks: [any Sink],
         uplinks: [Uplink] = [],
+        unstarted: [String] = [],
         wake: @escaping @Sendable () -> Void = {},
         settings: SpoolSettings,
         clock: @escaping () -> MonotonicInstant,
@@ -115,6 +121,8 @@ final class Storage {
             )
         }
         for worker in self.uplinks { uplinkCursors[worker.name] = worker.current.cursor }
+        unstartedCursors = Dictionary(uniqueKeysWithValues: unstarted.map { ($0, state.cursors[$0] ?? 0) })
+        unstartedSince = clock()
         recovered = state
         drops = state.drops
         committed = state.lastSeq
@@ -239,8 +247,9 @@ final class Storage {
     func close() -> [ErrorReport] {
         var reports = commit(now: clock())
         if !uplinks.isEmpty {
-            let deadline = clock() + Self.drainTime
-            for worker in uplinks { worker.stop(drainingFor: max(.zero, deadline - clock())) }
+            // All at once: each has the whole drain time, and the cancellations overlap.
+            for worker in uplinks { worker.beginStop(drainingFor: Self.drainTime) }
+            for worker in uplinks { worker.finishStop() }
             reports += pollUplinks(now: clock())
         }
         reports += write(takePending())
@@ -252,10 +261,14 @@ final class Storage {
     static let drainTime = Duration.seconds(3)
 
     /// Every sink has the events up to this `seq`.
-    private var delivered: UInt64 { (drivers.map(\.cursor) + uplinks.map(\.current.cursor)).min() ?? 0 }
+    private var delivered: UInt64 {
+        (drivers.map(\.cursor) + uplinks.map(\.current.cursor) + unstartedCursors.values).min() ?? 0
+    }
 
     /// Events some sink does not have yet (deferred, or waiting for a sink); nil without sinks.
-    var unsent: UInt64? { drivers.isEmpty && uplinks.isEmpty ? nil : appended - min(delivered, appended) }
+    var unsent: UInt64? {
+        drivers.isEmpty && uplinks.isEmpty && unstartedCursors.isEmpty ? nil : appended - min(delivered, appended)
+    }
 
     /// What a sink does not have yet.
     struct Backlog {
@@ -277,6 +290,7 @@ final class Storage {
                 let standing = worker.current
                 return (worker.name, standing.cursor, standing.failure != nil)
             }
+            + unstartedCursors.sorted { $0.key < $1.key }.map { ($0.key, $0.value, true) }
         return sinks.map { name, cursor, failing in
             var backlog = Backlog(name: name, unsent: appended - min(cursor, appended), failing: failing)
             guard backlog.unsent > 0 else { return backlog }
@@ -302,6 +316,9 @@ final class Storage {
                 let cursor = worker.current.cursor
                 releases[worker.name]?.removeAll { $0.seq <= cursor }
                 return (worker.name, releases[worker.name]?.first?.at)
+            }
+            + unstartedCursors.sorted { $0.key < $1.key }.map { name, cursor in
+                (name, cursor < min(released, committed) ? unstartedSince : nil)
             }
     }
 
@@ -412,7 +429,15 @@ final class Storage {
         for worker in uplinks {
             worker.release(through: through)
             if through > releases[worker.name]?.last?.seq ?? worker.current.cursor {
-                releases[worker.name, default: []].append((through, now))
+                // One entry a minute at most: the alarm's threshold is far longer, and a sink down for days
+                // keeps a short list.
+                var list = releases[worker.name] ?? []
+                if let last = list.last, now - last.at < .seconds(60) {
+                    list[list.count - 1].seq = through
+                } else {
+                    list.append((through, now))
+                }
+                releases[worker.name] = list
             }
         }
         return reports

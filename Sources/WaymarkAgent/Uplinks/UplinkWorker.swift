@@ -4,19 +4,21 @@ import WaymarkGPSD
 import WaymarkStore
 import WaymarkUplink
 
-/// Delivers the spool's released events to one network sink (Traccar, batch HTTP) on a thread of its own, by the
-/// delivery rules every network sink shares (``DeliveryPolicy``): at least once, in `seq` order, from the sink's
-/// cursor; a temporary failure waits with backoff, a refused event is quarantined, a refused configuration
-/// waits. A sink that cannot deliver never holds tracking, the commits or the other sinks: ``Storage`` only
-/// tells it how far the events are released and takes its progress (the cursor and the quarantined events) into
-/// its next commit, which makes them durable.
+/// Delivers the spool's released events to one network sink (Traccar, OwnTracks, batch HTTP) on a thread of its
+/// own, by the delivery rules every network sink shares (``DeliveryPolicy``): at least once, in `seq` order, from
+/// the sink's cursor; a temporary failure waits with backoff, a refused event is quarantined, a refused
+/// configuration waits. A sink that cannot deliver never holds tracking, the commits or the other sinks:
+/// ``Storage`` only tells it how far the events are released and takes its progress (the cursor and the
+/// quarantined events) into its next commit, which makes them durable.
 ///
-/// The thread sleeps on a condition until events are released or its backoff ends: a dead server costs one
-/// wake-up per attempt, none in between.
+/// The thread sleeps on a condition until events are released, its backoff ends or the day's budget is whole
+/// again: a dead server costs one wake-up per attempt, none in between. The rounds of attempts are in
+/// `UplinkWorker+Round.swift`.
 final class UplinkWorker: @unchecked Sendable {
     /// What the worker did since ``takeProgress()`` last took it, for ``Storage``.
     struct Progress {
-        /// The last `seq` the server confirmed (or quarantined, or had nothing to take of).
+        /// The last `seq` the server confirmed (or quarantined, or had nothing to take of): never less than
+        /// before.
         var cursor: UInt64
         /// Events refused, to keep in the spool with the cursor that moved over them.
         var quarantined: [QuarantinedEvent] = []
@@ -45,41 +47,52 @@ final class UplinkWorker: @unchecked Sendable {
     }
 
     let name: String
-    private let transport: any UplinkTransport
-    private let spool: Spool
-    private let logger: Logger
-    /// Wakes the agent's loop, which then takes the progress (``Storage/pollUplinks()``).
+    let transport: any UplinkTransport
+    let spool: Spool
+    let logger: Logger
+    /// The clocks: monotonic for the backoff, the system's for the budget's day and `Retry-After` dates.
+    let clock: @Sendable () -> MonotonicInstant
+    let wallClock: @Sendable () -> Timestamp
+    /// Wakes the agent's loop, which then takes the progress (``Storage/pollUplinks(now:)``).
     private let wake: @Sendable () -> Void
-    private let condition = MonotonicCondition()
+    let condition = MonotonicCondition()
 
     // Guarded by `condition`.
-    private var released: UInt64 = 0
-    private var stopping = false
-    /// Until when a stopping worker may still deliver what is released (``stop(drainingFor:)``).
-    private var drainUntil: MonotonicInstant?
-    private var progress: Progress
-    private var standing: Standing
+    var released: UInt64 = 0
+    var stopping = false
+    /// Until when a stopping worker may still deliver what is released (``beginStop(drainingFor:)``).
+    var drainUntil: MonotonicInstant?
+    var progress: Progress
+    var standing: Standing
     /// Whether the agent was woken for the progress it has not taken yet.
     private var woken = false
     /// Whether the thread runs.
     private var running = false
 
-    // The worker thread's own.
-    private var policy: DeliveryPolicy
-    private var cursor: UInt64
-    /// Events refused in a row since the last confirmation, and the cursor before the first of them: they are
-    /// quarantined for good at the next confirmation, or sent again when the refusals turn out to be of the
-    /// sink's settings (an unknown device id refuses every event: nothing is quarantined for it).
-    private var tentative: (items: [QuarantinedEvent], cursorBefore: UInt64) = ([], 0)
+    // The worker thread's own (`UplinkWorker+Round.swift`).
+    var policy: DeliveryPolicy
+    /// Every event up to here is dealt with: confirmed, refused (quarantined, or waiting to be judged), or of no
+    /// interest to the server. The published cursor is never past it.
+    var cursor: UInt64
+    /// Events refused in a row since the last confirmation, and where the worker was before the first of them:
+    /// they are quarantined for good at the next confirmation, or sent again when the refusals turn out to be of
+    /// the sink's settings (an unknown device id refuses every event: nothing is quarantined for it).
+    var tentative: (items: [QuarantinedEvent], before: Position) = ([], Position(cursor: 0, dealt: 0))
     /// `max_bytes_per_day`, when set.
-    private var budget: DailyBudget?
-    /// While the budget is spent: the first location held back (the cursor stays before it) and the last event
-    /// dealt with after it (the others go on).
-    private var held: (from: UInt64, through: UInt64)?
-    /// The events after the cursor, up to this `seq`, that went while locations were held: they are not sent
-    /// again when the locations go.
-    private var sentWhileHeld: UInt64 = 0
-    private var generator = SystemRandomNumberGenerator()
+    var budget: DailyBudget?
+    /// While the budget is spent: the first location held back. The cursor stays before it; the other events go
+    /// on past it.
+    var heldFrom: UInt64?
+    /// The events that are not locations in this range went while locations were held: they are not sent again
+    /// when the locations go. Forgotten once the cursor passed it.
+    var sentWhileHeld: (from: UInt64, through: UInt64)?
+    var generator = SystemRandomNumberGenerator()
+
+    /// Where the worker is: what a rollback of refusals returns to.
+    struct Position {
+        var cursor: UInt64
+        var dealt: UInt64
+    }
 
     /// Events read from the spool for one round of attempts.
     static let readLimit = 1024
@@ -90,6 +103,8 @@ final class UplinkWorker: @unchecked Sendable {
         cursor: UInt64,
         settings: DeliveryPolicy.Settings,
         maxBytesPerDay: Int64? = nil,
+        clock: @escaping @Sendable () -> MonotonicInstant = SystemClocks.monotonic,
+        wallClock: @escaping @Sendable () -> Timestamp = SystemClocks.wall,
         logger: Logger,
         wake: @escaping @Sendable () -> Void
     ) {
@@ -98,6 +113,8 @@ final class UplinkWorker: @unchecked Sendable {
         self.transport = transport
         self.spool = spool
         self.cursor = cursor
+        self.clock = clock
+        self.wallClock = wallClock
         self.logger = logger
         self.wake = wake
         policy = DeliveryPolicy(settings: settings)
@@ -109,7 +126,15 @@ final class UplinkWorker: @unchecked Sendable {
     func start() {
         condition.locked { running = true }
         DedicatedThread.start(name: "uplink \(name)") { [self] in
-            run()
+            transport.start(after: cursor, in: spool)
+            while let through = nextRound() {
+                do {
+                    try deliver(through: through)
+                } catch {
+                    // The spool cannot be read: said once, tried again after the backoff.
+                    note(.temporary(reason: "the spool cannot be read: \(error)", retryAfter: nil), sent: 1)
+                }
+            }
             condition.locked {
                 running = false
                 condition.broadcast()
@@ -141,15 +166,21 @@ final class UplinkWorker: @unchecked Sendable {
 
     var current: Standing { condition.locked { standing } }
 
-    /// Stops the thread and waits for it: first it may deliver what is released for up to `drain` (the events of
-    /// a clean stop, such as the trip it ends), as long as its server answers; then the request under way is
-    /// cancelled (libcurl notices within about a second).
-    func stop(drainingFor drain: Duration = .zero) {
-        let deadline = SystemClocks.monotonic() + drain
-        let drained = condition.locked {
+    /// Lets the thread deliver what is released for up to `drain` more (the events of a clean stop, such as the
+    /// trip it ends) as long as its server answers, then stop. ``finishStop()`` waits for it.
+    func beginStop(drainingFor drain: Duration) {
+        let deadline = clock() + drain
+        condition.locked {
             drainUntil = deadline
             condition.broadcast()
-            while running && SystemClocks.monotonic() < deadline { _ = condition.wait(until: deadline) }
+        }
+    }
+
+    /// Waits for the thread until its drain time is over, then cancels the request under way (libcurl notices
+    /// within about a second) and waits for the thread to end.
+    func finishStop() {
+        let drained = condition.locked {
+            while running, let deadline = drainUntil, clock() < deadline { _ = condition.wait(until: deadline) }
             stopping = true
             condition.broadcast()
             return !running
@@ -161,247 +192,73 @@ final class UplinkWorker: @unchecked Sendable {
         }
     }
 
-    private func run() {
-        transport.start(after: cursor, in: spool)
-        while let through = nextRound() {
-            do {
-                try deliver(through: through)
-            } catch {
-                // The spool cannot be read: said once, tried again after the backoff.
-                note(.temporary(reason: "the spool cannot be read: \(error)", retryAfter: nil), sent: 1)
-            }
-        }
+    /// Stops the thread at once and waits for it.
+    func stop() {
+        beginStop(drainingFor: .zero)
+        finishStop()
     }
 
     /// Waits until events are released past what the sink has dealt with and the backoff allows an attempt; nil
-    /// to stop (asked to, or draining and done: nothing left, or a failure to wait out). Locations held for the
-    /// budget wait for the next UTC day.
+    /// to stop (asked to, or draining and done: nothing left, or a failure to wait out). Held locations make a
+    /// round when the day turns.
     private func nextRound() -> UInt64? {
         condition.locked {
             while !stopping {
-                let now = SystemClocks.monotonic()
-                let dealt = held?.through ?? cursor
-                // Held locations go when the day turns: a round then looks at them again.
+                let now = clock()
+                let dealt = self.dealt
                 var tomorrow: MonotonicInstant?
-                if held != nil {
-                    let wallClock = SystemClocks.wall()
+                if heldFrom != nil {
+                    let wallClock = wallClock()
                     if budget?.isExhausted(at: wallClock) != true { return released }
                     tomorrow = now + DailyBudget.untilTomorrow(from: wallClock)
                 }
-                if let drainUntil, released <= dealt || !policy.mayAttempt(now: now) || now >= drainUntil {
-                    return nil
+                if let drainUntil {
+                    // Draining: what is released, while the drain time lasts; a retry due within it is waited for.
+                    let retryInTime = policy.nextAttempt.map { $0 < drainUntil } ?? true
+                    if released <= dealt || now >= drainUntil || !retryInTime { return nil }
                 }
                 if released > dealt && policy.mayAttempt(now: now) { return released }
                 let retry = released > dealt ? policy.nextAttempt : nil
-                _ = condition.wait(until: [retry, tomorrow].compactMap { $0 }.min())
+                _ = condition.wait(until: [retry, tomorrow, drainUntil].compactMap { $0 }.min())
             }
             return nil
         }
     }
 
-    /// One round: reads the released events after the cursor and sends them until they are all confirmed, one
-    /// attempt fails, or the agent stops.
-    private func deliver(through: UInt64) throws {
-        let events = try spool.events(after: max(cursor, held?.through ?? 0), through: through, limit: Self.readLimit)
-        // Past the last event read: `through` when the read was not cut short (events dropped for room, or
-        // never committed, have nothing to send).
-        let end = events.count < Self.readLimit ? through : events.last?.seq ?? through
-        var remaining = selectForBudget(events)
-        while !remaining.isEmpty,
-            !condition.locked({ stopping || drainUntil.map { SystemClocks.monotonic() >= $0 } == true })
-        {
-            // Spent during this round: the next one holds the locations back.
-            if held == nil, budget?.isExhausted(at: SystemClocks.wall()) == true { return }
-            let skipped = transport.skippable(remaining)
-            if skipped > 0 {
-                dealt(through: remaining[remaining.startIndex + skipped - 1].seq)
-                remaining = remaining.dropFirst(skipped)
-                continue
-            }
-            let offered = remaining.prefix(policy.batchSize(available: remaining.count))
-            let attempt = transport.send(offered, wallClock: SystemClocks.wall())
-            let effect = note(attempt.answer, sent: attempt.sent, wireBytes: attempt.wireBytes)
-            switch effect {
-            case .delivered(let count):
-                commitTentative()
-                dealt(through: remaining[remaining.startIndex + count - 1].seq, delivered: count)
-                remaining = remaining.dropFirst(count)
-            case .quarantine(let status, let answer):
-                let refused = remaining[remaining.startIndex]
-                logger.warning(
-                    "the \(name) sink's server refused event \(refused.seq) (HTTP \(status)): it is kept in quarantine",
-                    metadata: ["answer": "\(answer)"]
-                )
-                if tentative.items.isEmpty { tentative.cursorBefore = dealtThrough }
-                tentative.items.append(
-                    QuarantinedEvent(
-                        sink: name,
-                        event: refused,
-                        status: status,
-                        answer: answer,
-                        refusedAt: SystemClocks.wall()
-                    )
-                )
-                dealtThrough = refused.seq
-                remaining = remaining.dropFirst()
-            case .none:
-                if Self.refusesSettings(attempt), !tentative.items.isEmpty {
-                    // Refused in a row: the settings, not the events. They go again after the wait.
-                    logger.notice(
-                        "the \(name) sink's last \(tentative.items.count) refusals were of its settings: those events are sent again, not quarantined"
-                    )
-                    dealtThrough = tentative.cursorBefore
-                    tentative.items = []
-                }
-                return
-            }
-        }
-        // Past the end only when nothing refused waits to be judged: a tentative quarantine holds the cursor.
-        if remaining.isEmpty && tentative.items.isEmpty { dealt(through: end) }
-    }
-
-    /// The events of a round as the budget allows: all of them (but those that went while locations were held),
-    /// or, once today's `max_bytes_per_day` is spent, all but the locations, which wait for tomorrow from the
-    /// first of them on. Says when locations start and stop waiting.
-    private func selectForBudget(_ events: [StoredEvent]) -> ArraySlice<StoredEvent> {
-        let wallClock = SystemClocks.wall()
-        guard let budget, budget.isExhausted(at: wallClock) else {
-            if let held {
-                sentWhileHeld = max(sentWhileHeld, held.through)
-                self.held = nil
-                logger.notice("the \(name) sink's budget is whole again: the locations it held go now")
-                condition.locked {
-                    standing.overBudget = nil
-                    progress.changed = true
-                }
-                wakeOnce()
-            }
-            guard sentWhileHeld > cursor else { return events[...] }
-            return events.filter { $0.kind == .location || $0.seq > sentWhileHeld }[...]
-        }
-        if held == nil, let first = events.first(where: { $0.kind == .location }) {
-            held = (first.seq, first.seq - 1)
-            let message =
-                "the \(name) sink sent \(budget.spent) bytes today, its [sinks.\(name)] max_bytes_per_day "
-                + "(\(budget.limit)): locations wait for tomorrow (UTC), other events go on"
-            logger.warning("\(message)")
-            condition.locked {
-                standing.overBudget = message
-                progress.changed = true
-            }
-            wakeOnce()
-        }
-        guard let held else { return events[...] }
-        return events.filter { $0.seq < held.from || $0.kind != .location }[...]
-    }
-
-    /// The last event the sink dealt with: the cursor, or while locations are held, the last event after them.
-    private var dealtThrough: UInt64 {
-        get { held?.through ?? cursor }
-        set {
-            if held != nil { held?.through = newValue } else { cursor = newValue }
-        }
-    }
-
-    /// The sink dealt with the events up to `seq`: the cursor moves, or, past a held location, only what was
-    /// dealt with while it waits.
-    private func dealt(through seq: UInt64, delivered: Int = 0) {
-        guard var held, seq >= held.from else { return move(to: seq, delivered: delivered) }
-        held.through = max(held.through, seq)
-        self.held = held
-        condition.locked { standing.delivered += delivered }
-    }
-
-    /// Whether an attempt that changed nothing was refused for the sink's settings: a refusal of one event that
-    /// the rules took as such (too many in a row), or a status that says so; not a batch refused to be halved.
-    private static func refusesSettings(_ attempt: UplinkAttempt) -> Bool {
-        switch attempt.answer {
-        case .refused: attempt.sent == 1
-        case .misconfigured: true
-        case .confirmed, .temporary: false
-        }
-    }
-
-    /// The events refused in a row were the events' fault, not the settings': they stay in quarantine.
-    private func commitTentative() {
-        guard let last = tentative.items.last else { return }
-        let items = tentative.items
-        tentative.items = []
-        // Never past a location held for the budget.
-        let seq = min(last.event.seq, held.map { $0.from - 1 } ?? .max)
+    /// Publishes the worker's cursor (never backwards), with the events it quarantined for good.
+    func publish(delivered: Int = 0, quarantined: [QuarantinedEvent] = []) {
+        let seq = cursor
         condition.locked {
-            progress.quarantined += items
-            standing.quarantined += items.count
             progress.cursor = max(progress.cursor, seq)
             standing.cursor = max(standing.cursor, seq)
-        }
-    }
-
-    /// Records an attempt's answer with the policy, says a failure once when it starts and once when it ends.
-    @discardableResult
-    private func note(_ answer: DeliveryPolicy.Answer, sent: Int, wireBytes: Int = 0) -> DeliveryPolicy.Effect {
-        let effect = policy.record(answer, sent: sent, now: SystemClocks.monotonic(), using: &generator)
-        budget?.spend(wireBytes, at: SystemClocks.wall())
-        // The failure the sink is in after this attempt; nil when it delivers, and unchanged while a refused
-        // batch is halved.
-        let failure: String??
-        var refusal: String?
-        switch (answer, effect) {
-        case (.temporary(let reason, _), _):
-            failure = .some(reason)
-        case (.misconfigured(let status, let answer), _),
-            (.refused(let status, let answer), .none) where sent == 1:
-            // A refusal that the rules took as one of the settings: too many in a row.
-            refusal = "HTTP \(status)\(answer.isEmpty ? "" : ": \(answer)")"
-            failure =
-                "the server refuses the sink's settings (\(refusal ?? "")): "
-                + "check [sinks.\(name)] url and that the server knows this board's device_id"
-        case (.refused, .none):
-            failure = nil
-        default:
-            failure = .some(nil)
-        }
-        let report: ErrorReport? = condition.locked {
-            standing.requests += 1
-            standing.wireBytes += Int64(wireBytes)
-            let was = standing.failure
-            guard let failure else { return nil }
-            standing.failure = failure
-            if refusal != nil || failure == nil { standing.refusal = refusal }
-            guard let failure, was == nil else {
-                if failure == nil, was != nil { logger.notice("the \(name) sink delivers again") }
-                return nil
-            }
-            let message = "the \(name) sink cannot deliver: \(failure); it retries from its last delivered event"
-            logger.error("\(message)")
-            let report = ErrorReport(code: .sinkFailure, message: message, subject: name)
-            progress.reports.append(report)
-            return report
-        }
-        if report != nil { wakeOnce() }
-        return effect
-    }
-
-    /// Moves the cursor over events delivered or with nothing to send; while refusals wait to be judged
-    /// (``tentative``) only the worker's own cursor moves.
-    private func move(to seq: UInt64, delivered: Int = 0) {
-        guard seq > cursor else { return }
-        cursor = seq
-        guard tentative.items.isEmpty else { return }
-        condition.locked {
-            progress.cursor = seq
-            standing.cursor = seq
             standing.delivered += delivered
+            progress.quarantined += quarantined
+            standing.quarantined += quarantined.count
+        }
+        wakeOnce()
+    }
+
+    /// Changes what the alarms look at, under the lock, and wakes the agent's loop for it.
+    func changeStanding(_ body: (inout Standing) -> Void) {
+        condition.locked {
+            body(&standing)
+            progress.changed = true
         }
         wakeOnce()
     }
 
     /// Wakes the agent's loop once for the progress it has not taken yet.
-    private func wakeOnce() {
+    func wakeOnce() {
         let first = condition.locked {
             defer { woken = true }
             return !woken
         }
         if first { wake() }
+    }
+
+    /// Adds a failure or recovery to emit as an event, and wakes the agent's loop for it.
+    func report(_ report: ErrorReport) {
+        condition.locked { progress.reports.append(report) }
+        wakeOnce()
     }
 }

@@ -34,11 +34,14 @@ public struct UplinkFailure: Error, Hashable, Sendable, CustomStringConvertible 
     public var message: String
     /// Whether the agent's stop cancelled it.
     public var cancelled: Bool
+    /// Bytes that went on the wire before it failed (a request cut short by a timeout).
+    public var wireBytes: Int
 
-    public init(code: Int, message: String, cancelled: Bool) {
+    public init(code: Int, message: String, cancelled: Bool, wireBytes: Int = 0) {
         self.code = code
         self.message = message
         self.cancelled = cancelled
+        self.wireBytes = wireBytes
     }
 
     public var description: String { message }
@@ -82,7 +85,11 @@ extension HTTPClient {
                 )
             return UplinkAttempt(sent: sent, answer: answer, wireBytes: response.sentBytes + response.receivedBytes)
         case .failure(let failure):
-            return UplinkAttempt(sent: sent, answer: .temporary(reason: failure.message, retryAfter: nil), wireBytes: 0)
+            return UplinkAttempt(
+                sent: sent,
+                answer: .temporary(reason: failure.message, retryAfter: nil),
+                wireBytes: failure.wireBytes
+            )
         }
     }
 }

@@ -9,30 +9,29 @@ public enum Gzip {
         if let failure = waymark_uplink_library_open() {
             throw UplinkFailure(code: -1, message: String(cString: failure), cancelled: false)
         }
-        var stream = z_stream()
-        guard waymark_gzip_init(&stream, level) == Z_OK else {
+        // zlib keeps the stream's address and checks it at every call: the stream must not move.
+        let stream = UnsafeMutablePointer<z_stream>.allocate(capacity: 1)
+        stream.initialize(to: z_stream())
+        defer { stream.deallocate() }
+        guard waymark_gzip_init(stream, level) == Z_OK else {
             throw UplinkFailure(code: -1, message: "zlib: deflateInit2 failed", cancelled: false)
         }
-        defer { _ = waymark_gzip_end(&stream) }
+        defer { _ = waymark_gzip_end(stream) }
         // deflate's bound for one call, plus gzip's 18 bytes of header and trailer.
         var output = [UInt8](repeating: 0, count: bytes.count + bytes.count / 1000 + 64)
         let status = bytes.withUnsafeBufferPointer { input in
             output.withUnsafeMutableBufferPointer { out in
-                stream.next_in = UnsafeMutablePointer(mutating: input.baseAddress)
-                stream.avail_in = UInt32(input.count)
-                stream.next_out = out.baseAddress
-                stream.avail_out = UInt32(out.count)
-                return waymark_gzip_deflate(&stream, Z_FINISH)
+                stream.pointee.next_in = UnsafeMutablePointer(mutating: input.baseAddress)
+                stream.pointee.avail_in = UInt32(input.count)
+                stream.pointee.next_out = out.baseAddress
+                stream.pointee.avail_out = UInt32(out.count)
+                return waymark_gzip_deflate(stream, Z_FINISH)
             }
         }
         guard status == Z_STREAM_END else {
-            throw UplinkFailure(
-                code: Int(status),
-                message: "zlib: deflate failed (\(status))",
-                cancelled: false
-            )
+            throw UplinkFailure(code: Int(status), message: "zlib: deflate failed (\(status))", cancelled: false)
         }
-        output.removeSubrange(Int(stream.total_out)...)
+        output.removeSubrange(Int(stream.pointee.total_out)...)
         return output
     }
 }

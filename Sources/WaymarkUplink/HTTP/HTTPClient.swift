@@ -95,19 +95,20 @@ public final class HTTPClient {
             _ = waymark_curl_set_long(handle, CURLOPT_HTTPGET, 1)
             code = waymark_curl_perform(handle)
         }
+        var sent = 0
+        var received = 0
+        waymark_curl_wire_bytes(handle, &sent, &received)
         guard code == CURLE_OK else {
             let cancelled = code == CURLE_ABORTED_BY_CALLBACK
             return .failure(
                 UplinkFailure(
                     code: Int(code.rawValue),
                     message: cancelled ? "stopped" : String(cString: waymark_curl_strerror(code)),
-                    cancelled: cancelled
+                    cancelled: cancelled,
+                    wireBytes: sent + received
                 )
             )
         }
-        var sent = 0
-        var received = 0
-        waymark_curl_wire_bytes(handle, &sent, &received)
         return .success(
             Response(
                 status: waymark_curl_status(handle),

@@ -86,6 +86,8 @@ public final class MQTTClient: @unchecked Sendable {
         var problem: String? = "connecting"
         /// Messages the broker acknowledged (PUBACK for QoS 1) and not yet taken by ``publish(_:timeout:)``.
         var acknowledged: Set<Int32> = []
+        /// Whether the broker's last CONNACK refused the connection.
+        var refusedByBroker = false
         var cancelled = false
     }
 
@@ -111,12 +113,8 @@ public final class MQTTClient: @unchecked Sendable {
             throw UplinkFailure(code: -1, message: "mosquitto_new failed", cancelled: false)
         }
         self.client = client
-        do {
-            try configure()
-        } catch {
-            waymark_mosquitto_destroy(client)
-            throw error
-        }
+        // On a failure the object is released and `deinit` (``close()``) destroys the client: once.
+        try configure()
     }
 
     deinit { close() }
@@ -125,8 +123,11 @@ public final class MQTTClient: @unchecked Sendable {
     public func close() {
         guard !closed else { return }
         closed = true
+        // Connected, the loop ends with the DISCONNECT; not, it may sit in a connect to a broker that does not
+        // answer (minutes on a cellular link) and is cancelled rather than waited for.
+        let connected = isConnected
         _ = waymark_mosquitto_disconnect(client)
-        _ = waymark_mosquitto_loop_stop(client)
+        _ = waymark_mosquitto_loop_stop(client, !connected)
         waymark_mosquitto_destroy(client)
     }
 
@@ -142,7 +143,7 @@ public final class MQTTClient: @unchecked Sendable {
     /// Waits until the session is connected, at most `limit`; whether it is.
     @discardableResult
     public func waitForConnection(upTo limit: Duration) -> Bool {
-        let deadline = DispatchTime.now() + .nanoseconds(Int(limit.components.seconds) * 1_000_000_000)
+        let deadline = Self.deadline(after: limit)
         while !isConnected {
             if changed.wait(timeout: deadline) == .timedOut { return isConnected }
         }
@@ -151,12 +152,21 @@ public final class MQTTClient: @unchecked Sendable {
 
     /// Publishes `messages` in order and waits until the broker acknowledged them, the connection was lost, or
     /// `timeout` passed. Returns how many of the first messages were acknowledged, and why the others were not.
-    public func publish(_ messages: [Message], timeout: Duration) -> (acknowledged: Int, problem: String?) {
-        let problem: String? = state.withLock { state in
-            if state.cancelled { return "stopped" }
-            return state.connected ? nil : "not connected to \(endpoint): \(state.problem ?? "connecting")"
+    public func publish(_ messages: [Message], timeout: Duration) -> Publication {
+        let problem: Publication? = state.withLock { state in
+            if state.cancelled { return Publication(acknowledged: 0, problem: "stopped") }
+            guard !state.connected else {
+                // Acknowledgements of earlier attempts' messages, come late, must not confirm this one's.
+                state.acknowledged.removeAll()
+                return nil
+            }
+            return Publication(
+                acknowledged: 0,
+                problem: "not connected to \(endpoint): \(state.problem ?? "connecting")",
+                refusedByBroker: state.refusedByBroker
+            )
         }
-        if let problem { return (0, problem) }
+        if let problem { return problem }
         var ids: [Int32] = []
         var refusal: String?
         for message in messages {
@@ -178,7 +188,7 @@ public final class MQTTClient: @unchecked Sendable {
             }
             ids.append(id)
         }
-        let deadline = DispatchTime.now() + .nanoseconds(Int(timeout.components.seconds) * 1_000_000_000)
+        let deadline = Self.deadline(after: timeout)
         while true {
             let (count, stop) = state.withLock { state -> (Int, String?) in
                 let count = ids.prefix { state.acknowledged.contains($0) }.count
@@ -188,16 +198,40 @@ public final class MQTTClient: @unchecked Sendable {
             }
             if count == ids.count || stop != nil {
                 state.withLock { state in for id in ids { state.acknowledged.remove(id) } }
-                return (count, stop ?? refusal)
+                return Publication(acknowledged: count, published: ids.count, problem: stop ?? refusal)
             }
             if changed.wait(timeout: deadline) == .timedOut {
                 let count = state.withLock { state in
                     defer { for id in ids { state.acknowledged.remove(id) } }
                     return ids.prefix { state.acknowledged.contains($0) }.count
                 }
-                return (count, "\(endpoint) acknowledged \(count) of \(ids.count) messages within \(timeout)")
+                return Publication(
+                    acknowledged: count,
+                    published: ids.count,
+                    problem: "\(endpoint) acknowledged \(count) of \(ids.count) messages within \(timeout)"
+                )
             }
         }
+    }
+
+    /// What one ``publish(_:timeout:)`` came to.
+    public struct Publication: Sendable {
+        /// How many of the first messages the broker acknowledged.
+        public var acknowledged: Int
+        /// How many went to libmosquitto to send.
+        public var published = 0
+        /// Why the others were not.
+        public var problem: String?
+        /// Whether the broker refused the connection itself (a CONNACK with a refusal: the credentials, the
+        /// client id): the sink's settings, not its messages.
+        public var refusedByBroker = false
+    }
+
+    /// `duration` from now, to the nanosecond, as Dispatch counts it.
+    private static func deadline(after duration: Duration) -> DispatchTime {
+        let (seconds, attoseconds) = duration.components
+        let nanoseconds = max(0, seconds) * 1_000_000_000 + attoseconds / 1_000_000_000
+        return DispatchTime.now() + .nanoseconds(Int(min(nanoseconds, Int64(Int32.max) * 1_000_000_000)))
     }
 
     private var endpoint: String { "mqtt\(settings.caFile == nil ? "" : "s")://\(settings.host):\(settings.port)" }

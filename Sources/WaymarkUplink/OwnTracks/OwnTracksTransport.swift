@@ -64,14 +64,18 @@ public final class OwnTracksTransport: UplinkTransport {
         guard !messages.isEmpty else {
             preconditionFailure("OwnTracksTransport.send: the first event must not be skippable")
         }
-        let (acknowledged, problem) = client.publish(messages, timeout: timeout)
-        let bytes = messages.prefix(acknowledged).reduce(0) { $0 + $1.payload.count + $1.topic.utf8.count + 4 }
+        let publication = client.publish(messages, timeout: timeout)
+        let acknowledged = publication.acknowledged
+        // Every message published counts against a budget, acknowledged or not: a PUBLISH and its PUBACK.
+        let bytes = messages.prefix(publication.published).reduce(0) {
+            $0 + $1.payload.count + $1.topic.utf8.count + 11
+        }
         guard acknowledged > 0 else {
-            return UplinkAttempt(
-                sent: 1,
-                answer: .temporary(reason: problem ?? "not acknowledged", retryAfter: nil),
-                wireBytes: 0
-            )
+            let problem = publication.problem ?? "not acknowledged"
+            let answer: DeliveryPolicy.Answer =
+                publication.refusedByBroker
+                ? .misconfigured(status: 0, answer: problem) : .temporary(reason: problem, retryAfter: nil)
+            return UplinkAttempt(sent: 1, answer: answer, wireBytes: bytes)
         }
         let last = ends[acknowledged - 1]
         inside = last.inside
