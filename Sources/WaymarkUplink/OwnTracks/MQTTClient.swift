@@ -97,9 +97,11 @@ public final class MQTTClient: @unchecked Sendable {
     /// Signalled at every change of ``state``: the publisher waits on it.
     private let changed = DispatchSemaphore(value: 0)
     private var closed = false
+    /// Whether the network loop runs (``startIfNeeded()``): touched by the publishing thread and ``close()`` only.
+    private var loopStarted = false
 
-    /// Starts the session: the connection goes on in the background, and ``publish(_:timeout:)`` says why it is
-    /// not there yet.
+    /// Makes the session; it connects at the first ``publish(_:timeout:)`` (or ``waitForConnection(upTo:)``),
+    /// then keeps its connection in the background, and ``publish(_:timeout:)`` says why it is not there.
     ///
     /// - Throws: ``HTTPClient/UplinkFailure`` (the uplinks' one failure type) when libmosquitto cannot be loaded
     ///   or refuses the settings (a TLS file it cannot read).
@@ -127,7 +129,7 @@ public final class MQTTClient: @unchecked Sendable {
         // answer (minutes on a cellular link) and is cancelled rather than waited for.
         let connected = isConnected
         _ = waymark_mosquitto_disconnect(client)
-        _ = waymark_mosquitto_loop_stop(client, !connected)
+        if loopStarted { _ = waymark_mosquitto_loop_stop(client, !connected) }
         waymark_mosquitto_destroy(client)
     }
 
@@ -143,6 +145,7 @@ public final class MQTTClient: @unchecked Sendable {
     /// Waits until the session is connected, at most `limit`; whether it is.
     @discardableResult
     public func waitForConnection(upTo limit: Duration) -> Bool {
+        if startIfNeeded() != nil { return false }
         let deadline = Self.deadline(after: limit)
         while !isConnected {
             if changed.wait(timeout: deadline) == .timedOut { return isConnected }
@@ -153,6 +156,9 @@ public final class MQTTClient: @unchecked Sendable {
     /// Publishes `messages` in order and waits until the broker acknowledged them, the connection was lost, or
     /// `timeout` passed. Returns how many of the first messages were acknowledged, and why the others were not.
     public func publish(_ messages: [Message], timeout: Duration) -> Publication {
+        if let problem = startIfNeeded() { return Publication(acknowledged: 0, problem: problem) }
+        // A session just started waits for its CONNACK.
+        if !isConnected { waitForConnection(upTo: min(timeout, .seconds(5))) }
         let problem: Publication? = state.withLock { state in
             if state.cancelled { return Publication(acknowledged: 0, problem: "stopped") }
             guard !state.connected else {
@@ -297,13 +303,27 @@ public final class MQTTClient: @unchecked Sendable {
                 MQTTClient.of(context)?.update { state in if !state.connected { state.problem = line } }
             }
         )
+    }
+
+    /// Starts the session when it is not yet started: a connection, then the network loop, which reconnects by
+    /// itself (with the backoff) after a loss. Until a first connection succeeds the caller's attempts pace the
+    /// tries: libmosquitto 2.0's loop retries a connection refused at its start without a pause (about a hundred
+    /// wake-ups a second, measured). Nil once started, else why not.
+    private func startIfNeeded() -> String? {
+        guard !loopStarted else { return nil }
         let keepAlive = Int32(max(5, min(settings.keepAlive.components.seconds, 65_535)))
         let code = waymark_mosquitto_connect(client, settings.host, Int32(settings.port), keepAlive)
-        // A broker that is not there yet is not a failure of the settings: the loop keeps trying.
-        if code != MOSQ_ERR_SUCCESS.rawValue {
-            update { $0.problem = String(cString: waymark_mosquitto_strerror(code)) }
+        guard code == MOSQ_ERR_SUCCESS.rawValue else {
+            let problem = "not connected to \(endpoint): \(String(cString: waymark_mosquitto_strerror(code)))"
+            update { $0.problem = problem }
+            return problem
         }
-        try check(waymark_mosquitto_loop_start(client), "the network loop")
+        let started = waymark_mosquitto_loop_start(client)
+        guard started == MOSQ_ERR_SUCCESS.rawValue else {
+            return "the network loop did not start: \(String(cString: waymark_mosquitto_strerror(started)))"
+        }
+        loopStarted = true
+        return nil
     }
 
     private func update(_ body: (inout State) -> Void) {
