@@ -88,6 +88,8 @@ public final class MQTTClient: @unchecked Sendable {
         var acknowledged: Set<Int32> = []
         /// Whether the broker's last CONNACK refused the connection.
         var refusedByBroker = false
+        /// libmosquitto's last error line (OpenSSL's reason for a certificate refused), for the message.
+        var lastError: String?
         var cancelled = false
     }
 
@@ -300,7 +302,10 @@ public final class MQTTClient: @unchecked Sendable {
                 // Errors only: a certificate refused, a connection refused, a TLS handshake that failed.
                 guard level & (MOSQ_LOG_ERR | MOSQ_LOG_WARNING) != 0, let text else { return }
                 let line = String(cString: text)
-                MQTTClient.of(context)?.update { state in if !state.connected { state.problem = line } }
+                MQTTClient.of(context)?.update { state in
+                    state.lastError = line
+                    if !state.connected { state.problem = line }
+                }
             }
         )
     }
@@ -312,9 +317,12 @@ public final class MQTTClient: @unchecked Sendable {
     private func startIfNeeded() -> String? {
         guard !loopStarted else { return nil }
         let keepAlive = Int32(max(5, min(settings.keepAlive.components.seconds, 65_535)))
+        state.withLock { $0.lastError = nil }
         let code = waymark_mosquitto_connect(client, settings.host, Int32(settings.port), keepAlive)
         guard code == MOSQ_ERR_SUCCESS.rawValue else {
-            let problem = "not connected to \(endpoint): \(String(cString: waymark_mosquitto_strerror(code)))"
+            // What libmosquitto logged on the way (OpenSSL's reason), else its code's text.
+            let reason = state.withLock { $0.lastError } ?? String(cString: waymark_mosquitto_strerror(code))
+            let problem = "not connected to \(endpoint): \(reason)"
             update { $0.problem = problem }
             return problem
         }
