@@ -54,6 +54,19 @@ struct UplinkDeliveryTests {
             }
         }
 
+        /// The agent started again on the same spool, with no gpsd, once its spool is open: a SIGINT before that
+        /// would find its handlers not yet in place.
+        func startAgainWithoutGPSD() throws -> WaymarkBinary.Running {
+            let agent = try WaymarkBinary.start(
+                [
+                    "run", "--config", config, "--gpsd", "127.0.0.1:\(try GPSDTestServer.freePort())", "--log-level",
+                    "info",
+                ]
+            )
+            try agent.wait(seconds: 10, "the spool open again") { agent.stderr.contains("spool open") }
+            return agent
+        }
+
         func spoolStats() throws -> [String: Any] {
             let result = try WaymarkBinary.run(["spool", "stats", "--config", config])
             #expect(result.status == 0, "\(result.stderr)")
@@ -270,9 +283,7 @@ struct UplinkDeliveryTests {
         #expect(windowEnds.count >= requests.count - 12, "\(requests.count) requests, \(windowEnds.count) window ends")
         #expect(try run.sinkStats("http")["quarantined"] as? Int == 1)
         // A clean restart, with no gpsd: the window the stop closed goes, and nothing else again.
-        let restart = try WaymarkBinary.start(
-            ["run", "--config", run.config, "--gpsd", "127.0.0.1:\(try GPSDTestServer.freePort())"]
-        )
+        let restart = try run.startAgainWithoutGPSD()
         let lastSeq = try #require(printed.compactMap { $0["seq"] as? Int }.max())
         let after = try Self.waitForServer(server, seconds: 30, "the last window after the restart") { received in
             received.compactMap { ($0["event"] as? [String: Any])?["seq"] as? Int }.max() ?? 0 >= lastSeq
@@ -374,9 +385,7 @@ struct UplinkDeliveryTests {
         // A new start has a whole budget (it is kept in memory): the held locations go on from the first, in order,
         // until it is spent again. What went past them is sent again (at least once: the cursor stayed before
         // them), with its own seq.
-        let restart = try WaymarkBinary.start(
-            ["run", "--config", run.config, "--gpsd", "127.0.0.1:\(try GPSDTestServer.freePort())"]
-        )
+        let restart = try run.startAgainWithoutGPSD()
         received = try Self.waitForServer(server, seconds: 30, "the held locations") { received in
             received.filter { $0["kind"] as? String == "osmand" }.count > locations.count + 20
         }
