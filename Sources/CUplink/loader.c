@@ -134,13 +134,6 @@ long waymark_curl_status(CURL *handle) {
     return status;
 }
 
-/// The connections the last transfer had to open: 0 when it reused the one kept alive.
-long waymark_curl_connects(CURL *handle) {
-    long count = 0;
-    waymark_uplink_library_loaded.easy_getinfo(handle, CURLINFO_NUM_CONNECTS, &count);
-    return count;
-}
-
 /// Bytes the last transfer sent and received, headers included.
 void waymark_curl_wire_bytes(CURL *handle, long *sent, long *received) {
     curl_off_t upload = 0;

@@ -79,6 +79,20 @@ struct UplinkDeliveryTests {
         }
     }
 
+    /// Deferral off (every position goes as it comes) and Traccar at `url`; the `[sinks.traccar]` section is left
+    /// open for more keys.
+    static func traccarSettings(url: String) -> String {
+        """
+        [deferred]
+        enabled = false
+
+        [sinks.traccar]
+        enabled = true
+        url = "\(url)"
+
+        """
+    }
+
     /// Deferral windows of 2 km (about nine in the drive) and the batch endpoint at `url` (gzip, retries from 100 ms);
     /// the `[sinks.http]` section is left open for more keys.
     static func batchSettings(url: String) -> String {
@@ -133,18 +147,13 @@ struct UplinkDeliveryTests {
             """
         )
         let run = try Run(
-            """
-            [deferred]
-            enabled = false
+            Self.traccarSettings(url: server.osmAndURL)
+                + """
+                timeout = "1s"
+                retry_min = "100ms"
+                retry_max = "500ms"
 
-            [sinks.traccar]
-            enabled = true
-            url = "\(server.osmAndURL)"
-            timeout = "1s"
-            retry_min = "100ms"
-            retry_max = "500ms"
-
-            """
+                """
         )
         let agent = try run.drive()
         let positions = try run.printed().filter { event in
@@ -221,20 +230,15 @@ struct UplinkDeliveryTests {
         let server = try UplinkTestServer(devices: ["another-bus"])
         defer { server.stop() }
         let run = try Run(
-            """
-            [deferred]
-            enabled = false
+            Self.traccarSettings(url: server.osmAndURL)
+                + """
+                retry_min = "100ms"
+                retry_max = "200ms"
 
-            [sinks.traccar]
-            enabled = true
-            url = "\(server.osmAndURL)"
-            retry_min = "100ms"
-            retry_max = "200ms"
+                [metrics]
+                interval = "1s"
 
-            [metrics]
-            interval = "1s"
-
-            """
+                """
         )
         let agent = try run.drive()
         _ = try Self.waitForServer(server, seconds: 20, "ten refusals") { _ in
@@ -351,19 +355,14 @@ struct UplinkDeliveryTests {
         defer { server.stop() }
         // About 40 positions of some 240 bytes and their answers.
         let run = try Run(
-            """
-            [deferred]
-            enabled = false
+            Self.traccarSettings(url: server.osmAndURL)
+                + """
+                max_bytes_per_day = "20KB"
 
-            [sinks.traccar]
-            enabled = true
-            url = "\(server.osmAndURL)"
-            max_bytes_per_day = "20KB"
+                [metrics]
+                interval = "1s"
 
-            [metrics]
-            interval = "1s"
-
-            """
+                """
         )
         let agent = try run.drive()
         try agent.wait(seconds: 20, "the alarm") { agent.stdout.contains(#""code":"sink_over_budget""#) }

@@ -44,8 +44,6 @@ void waymark_curl_list_free(struct curl_slist *list);
 
 /// The HTTP status of the last response, 0 when none came.
 long waymark_curl_status(CURL *handle);
-/// The connections the last transfer had to open: 0 when it reused the one kept alive.
-long waymark_curl_connects(CURL *handle);
 /// Bytes the last transfer sent and received, headers included.
 void waymark_curl_wire_bytes(CURL *handle, long *sent, long *received);
 

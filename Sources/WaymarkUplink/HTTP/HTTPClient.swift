@@ -33,8 +33,6 @@ public final class HTTPClient {
         /// Bytes on the wire, request and response, headers included (TLS not counted).
         public var sentBytes: Int
         public var receivedBytes: Int
-        /// Whether the request went over the connection kept from an earlier one.
-        public var reusedConnection: Bool
     }
 
     /// The most of a response's body kept.
@@ -115,8 +113,7 @@ public final class HTTPClient {
                 body: String(decoding: self.body, as: UTF8.self),
                 retryAfter: retryAfter,
                 sentBytes: sent,
-                receivedBytes: received,
-                reusedConnection: waymark_curl_connects(handle) == 0
+                receivedBytes: received
             )
         )
     }

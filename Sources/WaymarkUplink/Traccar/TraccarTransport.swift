@@ -13,6 +13,9 @@ public final class TraccarTransport: UplinkTransport {
     private let url: String
     private let deviceID: String
     private let client: HTTPClient
+    /// The query of the first event ``skippable(_:)`` found to send, by its `seq`: ``send(_:wallClock:)`` takes it
+    /// rather than reading the event's line again.
+    private var next: (seq: UInt64, query: String)?
 
     /// - Parameter url: the server's OsmAnd endpoint, `http://HOST:5055/` by Traccar's default.
     public init(url: String, deviceID: String, client: HTTPClient) {
@@ -22,11 +25,19 @@ public final class TraccarTransport: UplinkTransport {
     }
 
     public func skippable(_ events: ArraySlice<StoredEvent>) -> Int {
-        events.prefix { query(for: $0) == nil }.count
+        for (count, event) in events.enumerated() {
+            if let query = query(for: event) {
+                next = (event.seq, query)
+                return count
+            }
+        }
+        return events.count
     }
 
     public func send(_ events: ArraySlice<StoredEvent>, wallClock: Timestamp) -> UplinkAttempt {
-        guard let first = events.first, let query = query(for: first) else {
+        guard let first = events.first,
+            let query = next.flatMap({ $0.seq == first.seq ? $0.query : nil }) ?? query(for: first)
+        else {
             preconditionFailure("TraccarTransport.send: the first event must not be skippable")
         }
         let separator = url.utf8.contains(UInt8(ascii: "?")) ? "&" : "?"
