@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "WaymarkGPSD", targets: ["WaymarkGPSD"]),
         .library(name: "WaymarkStore", targets: ["WaymarkStore"]),
         .library(name: "WaymarkUplink", targets: ["WaymarkUplink"]),
+        .library(name: "WaymarkBluetooth", targets: ["WaymarkBluetooth"]),
         .library(name: "WaymarkAgent", targets: ["WaymarkAgent"]),
     ],
     dependencies: [
@@ -45,6 +46,10 @@ let package = Package(
         // Linux calls the Glibc module leaves out (renameat2); declarations only, nothing to link.
         .systemLibrary(name: "CLinux"),
         .target(name: "WaymarkUplink", dependencies: ["CUplink", "WaymarkCore", "WaymarkFormats", "WaymarkStore"]),
+        // D-Bus for the beacon source: built on the header of Debian's libsystemd-dev (sd-bus), the library
+        // loaded with dlopen when beacons are enabled, not linked (Sources/CBlueZ).
+        .target(name: "CBlueZ"),
+        .target(name: "WaymarkBluetooth", dependencies: ["CBlueZ", "WaymarkCore"]),
         .target(
             name: "WaymarkAgent",
             dependencies: [
@@ -53,6 +58,7 @@ let package = Package(
                 "WaymarkGPSD",
                 "WaymarkStore",
                 "WaymarkUplink",
+                "WaymarkBluetooth",
                 .target(name: "CLinux", condition: .when(platforms: [.linux])),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -63,6 +69,7 @@ let package = Package(
             name: "waymark",
             dependencies: [
                 "WaymarkAgent",
+                "WaymarkBluetooth",
                 "WaymarkUplink",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
@@ -82,10 +89,14 @@ let package = Package(
         .testTarget(name: "WaymarkGPSDTests", dependencies: ["WaymarkGPSD", "WaymarkCore", "WaymarkTestSupport"]),
         .testTarget(name: "WaymarkStoreTests", dependencies: ["WaymarkStore", "WaymarkTestSupport"]),
         .testTarget(name: "WaymarkUplinkTests", dependencies: ["WaymarkUplink", "WaymarkStore", "WaymarkTestSupport"]),
+        .testTarget(name: "WaymarkBluetoothTests", dependencies: ["WaymarkBluetooth", "WaymarkTestSupport"]),
         .testTarget(
             name: "WaymarkAgentTests",
             dependencies: ["WaymarkAgent", "WaymarkGPSD", "WaymarkStore", "WaymarkTestSupport"]
         ),
-        .testTarget(name: "waymarkTests", dependencies: ["waymark", "WaymarkTestSupport", "PlacesOracle"]),
+        .testTarget(
+            name: "waymarkTests",
+            dependencies: ["waymark", "WaymarkBluetooth", "WaymarkCore", "WaymarkTestSupport", "PlacesOracle"]
+        ),
     ]
 )

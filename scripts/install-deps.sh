@@ -5,16 +5,18 @@
 # Idempotent; uses sudo when not root. Swift itself is expected on PATH (or in /opt/swift/usr/bin).
 set -euo pipefail
 # libcurl4-openssl-dev, zlib1g-dev and libmosquitto-dev: the headers the uplinks build on (the libraries themselves
-# are loaded only when a network sink is enabled).
+# are loaded only when a network sink is enabled); libsystemd-dev: sd-bus's header, for the beacon source (libsystemd
+# is loaded only with [beacons] enabled).
 packages=(libgps-dev gpsd gpsd-clients python3-gps socat time libsqlite3-dev sqlite3 libcurl4-openssl-dev zlib1g-dev
-    libmosquitto-dev libxml2-utils binutils)
+    libmosquitto-dev libsystemd-dev libxml2-utils binutils)
 # The tests also set a process's clock years off, as a board without a real-time clock boots (faketime), and
 # build, check, install and trace the Debian package (dpkg-dev, lintian, man-db, strace).
 # scripts/bench-live.sh builds its C peer client with the system's compiler.
 [ "${1:-}" = "--bench" ] && packages+=(gcc libc6-dev)
-# The uplinks' tests run a real MQTT broker and make its certificates (mosquitto, mosquitto-clients, openssl).
+# The uplinks' tests run a real MQTT broker and make its certificates (mosquitto, mosquitto-clients, openssl); the
+# beacons' tests a D-Bus bus with a BlueZ stand-in (dbus, python3-dbusmock) and btmon as the btsnoop oracle (bluez).
 [ "${1:-}" = "--tests" ] && packages+=(faketime dpkg-dev lintian man-db strace prometheus-node-exporter python3-prometheus-client
-    mosquitto mosquitto-clients openssl)
+    mosquitto mosquitto-clients openssl dbus python3-dbusmock bluez)
 missing=()
 for package in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")

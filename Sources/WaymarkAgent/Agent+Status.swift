@@ -206,6 +206,24 @@ enum StatusTable {
         }
         let regions = json["regions"]?.elements?.compactMap(\.string) ?? []
         line("regions", regions.isEmpty ? "inside none" : "inside " + regions.joined(separator: ", "))
+        if let beacons = json["beacons"] {
+            let ranged = beacons["ranged"]?.elements ?? []
+            var text = beacons["scanning"]?.boolean == true ? "scanning" : "not scanning"
+            text += ranged.isEmpty ? "" : ", \(ranged.count) ranged"
+            line("beacons", text)
+            for beacon in ranged {
+                let identity = [
+                    beacon["uuid"]?.string ?? "?", int(beacon["major"]).map(String.init) ?? "?",
+                    int(beacon["minor"]).map(String.init) ?? "?",
+                ]
+                var detail = "".padding(toLength: 14) + identity.joined(separator: ":")
+                detail += " \(beacon["proximity"]?.string ?? "?")"
+                if let accuracy = beacon["accuracy"]?.number { detail += " ~\(length(accuracy))" }
+                if let rssi = int(beacon["rssi"]) { detail += ", \(rssi) dBm" }
+                if let id = beacon["id"]?.string { detail += " (\(id))" }
+                lines.append(detail)
+            }
+        }
         if let source = json["heading_source"]?.string { line("heading", "from \(source)") }
         if let window = json["deferral"] {
             let events = int(window["events"]) ?? 0

@@ -1,5 +1,6 @@
 import Logging
 import ServiceLifecycle
+import WaymarkBluetooth
 import WaymarkCore
 import WaymarkGPSD
 
@@ -33,11 +34,14 @@ public enum Agent {
         if let reason = SystemdNotifier.unusableSocket() {
             logger.error("\(reason): systemd will not hear that the agent is ready")
         }
+        let scanner = configuration.beacons.enabled ? BeaconScanning.start(configuration.beacons) : nil
         let service = LocationService(
             batches: connection.batches(),
+            beaconBatches: scanner?.batches,
             configuration: configuration,
             regionStates: RegionStateFile(stateDirectory: configuration.agent.stateDirectory),
             setWatching: { connection.setWatching($0) },
+            setScanningContinuously: { scanner?.scanner.setContinuous($0) },
             sink: sink,
             notifier: notifier,
             logger: logger
@@ -108,6 +112,7 @@ public enum Agent {
     /// ends, the spool commits, the counters are returned.
     public static func replay(
         _ source: any ReplaySource,
+        beacons: BeaconCapture? = nil,
         configuration: Configuration = .init(),
         speed: Double? = nil,
         spooling: Bool = false,
@@ -122,9 +127,11 @@ public enum Agent {
             configuration: configuration,
             clockFloor: nil,
             storage: storage,
+            beacons: beacons != nil,
             sink: sink,
             logger: logger
         )
+        var beaconReplay = BeaconReplay(beacons?.reports ?? [])
         var started = false
         var regions: RegionSource.Loaded?
         if let file = configuration.regions.file {
@@ -147,12 +154,17 @@ public enum Agent {
                 started = true
                 core.start(reports: reports, at: update.wallClock, now: update.monotonic)
             }
-            if let loaded = regions.take() { core.monitor(loaded, at: update.wallClock, now: update.monotonic) }
+            if let loaded = regions.take() {
+                core.monitor(loaded, at: update.wallClock, now: update.monotonic)
+                core.monitorBeacons(loaded.beaconRegions, now: update.monotonic)
+            }
+            // The advertisements heard up to this report, on the same simulated clock.
+            beaconReplay.play(through: update, after: previous, into: &core)
             if let speed, let previous, update.monotonic > previous.monotonic {
                 sink.flush()
                 await stop.sleep(for: (update.monotonic - previous.monotonic) / speed)
             }
-            if let previous { advance(&core, from: previous, to: update.monotonic) }
+            if let previous { advance(&core, from: (previous.monotonic, previous.wallClock), to: update.monotonic) }
             previous = update
             if !core.wantsWatch && update.event.isReceiverData {
                 unwatched += 1
@@ -163,8 +175,19 @@ public enum Agent {
             _ = core.changedInsideRegions()
             core.commit(now: update.monotonic, wallClock: update.wallClock)
         }
-        if !started { core.start(reports: reports, at: SystemClocks.wall(), now: .zero) }
-        core.finish(now: previous?.monotonic ?? .zero, wallClock: previous?.wallClock ?? SystemClocks.wall())
+        if !started {
+            let first = beaconReplay.firstTime ?? SystemClocks.wall()
+            core.start(reports: reports, at: first, now: .zero)
+            if let loaded = regions.take() {
+                core.monitor(loaded, at: first, now: .zero)
+                core.monitorBeacons(loaded.beaconRegions, now: .zero)
+            }
+        }
+        // The advertisements after the last report of the drive (all of them, for a Bluetooth capture alone).
+        let end =
+            beaconReplay.playRest(after: previous.map { ($0.monotonic, $0.wallClock) }, into: &core)
+            ?? previous.map { ($0.monotonic, $0.wallClock) }
+        core.finish(now: end?.monotonic ?? .zero, wallClock: end?.wallClock ?? SystemClocks.wall())
         sink.flush()
         if unwatched > 0 { logger.info("\(unwatched) reports skipped while the watch was stopped") }
         return core.counters
@@ -172,7 +195,11 @@ public enum Agent {
 
     /// Fires the core's deadlines that fall before `instant` on the simulated clock, each stamped with the
     /// replay's wall clock carried forward from `previous`.
-    private static func advance(_ core: inout AgentCore, from previous: SourceUpdate, to instant: MonotonicInstant) {
+    static func advance(
+        _ core: inout AgentCore,
+        from previous: (monotonic: MonotonicInstant, wallClock: Timestamp),
+        to instant: MonotonicInstant
+    ) {
         // Each deadline moves on once it fired; the bound keeps a core that left one in place from hanging.
         for _ in 0..<1000 {
             guard let deadline = core.nextDeadline, deadline <= instant else { return }

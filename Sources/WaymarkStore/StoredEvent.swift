@@ -28,6 +28,7 @@ public struct StoredEvent: Hashable, Sendable {
         public static let error = Kind(code: 4)
         public static let regionState = Kind(code: 5)
         public static let alarmCleared = Kind(code: 6)
+        public static let beacon = Kind(code: 7)
         public static let region = Kind(code: 10)
         public static let pause = Kind(code: 11)
         public static let resume = Kind(code: 12)
@@ -35,7 +36,8 @@ public struct StoredEvent: Hashable, Sendable {
         public static let deferredFinished = Kind(code: 14)
 
         private static let names: [Int: String] = [
-            1: "location", 2: "heading", 3: "status", 4: "error", 5: "region_state", 6: "alarm_cleared", 10: "region",
+            1: "location", 2: "heading", 3: "status", 4: "error", 5: "region_state", 6: "alarm_cleared", 7: "beacon",
+            10: "region",
             11: "pause",
             12: "resume", 13: "trip", 14: "deferred_finished",
         ]
@@ -48,7 +50,8 @@ public struct StoredEvent: Hashable, Sendable {
             case .status: self = .status
             case .error: self = .error
             case .regionState: self = .regionState
-            case .region: self = .region
+            case .region, .beaconRegion: self = .region
+            case .beacon: self = .beacon
             case .pause: self = .pause
             case .resume: self = .resume
             case .trip: self = .trip

@@ -9,19 +9,48 @@ extension Waymark.Regions {
             abstract: "Add a region to the region file, or replace the region with its id.",
             discussion: """
                 A circle: waymark regions add ID --lat DEGREES --lon DEGREES --radius METRES [--name NAME] \
-                [--no-notify-entry] [--no-notify-exit]; negative values need no quoting: --lat -33.86; a circle \
-                that replaces a region without --name keeps that region's name. Any \
-                region, a polygon too: --geojson FILE, or --geojson - for stdin, holding a GeoJSON Feature or \
-                FeatureCollection (Point features with a radius property, Polygon and MultiPolygon features; \
-                properties id, name, notify_on_entry, notify_on_exit). The region is checked before the file \
-                is written: its shape, max_radius, max_vertices, and max_regions for a new id; the file is \
-                created when missing. Prints "added" or "replaced" and the region's id. A refused region: the \
-                reason on stderr, exit 2, the file unchanged.
+                [--no-notify-entry] [--no-notify-exit]; negative values need no quoting: --lat -33.86. A beacon \
+                region (Core Location's CLBeaconRegion: inside while an iBeacon of the UUID, and of the major \
+                and minor when given, is heard): waymark regions add --id ID --beacon UUID[:MAJOR[:MINOR]] \
+                [--name NAME] [--ranging | --no-ranging] [--no-notify-entry] [--no-notify-exit]; without \
+                --ranging or --no-ranging, [beacons] ranging decides whether its beacons are ranged. --id ID and \
+                the ID argument are the same. A circle or beacon region that replaces a region without --name \
+                keeps that region's name. Any region, a polygon too: --geojson FILE, or --geojson - for stdin, \
+                holding a GeoJSON Feature or FeatureCollection (Point features with a radius property, Polygon \
+                and MultiPolygon features, beacon features with "geometry": null and a beacon property; \
+                properties id, name, notify_on_entry, notify_on_exit, ranging). The region is checked before the \
+                file is written: its shape, max_radius, max_vertices, and max_regions (regions of both kinds) for \
+                a new id; the file is created when missing. Prints "added" or "replaced" and the region's id. A \
+                refused region: the reason on stderr, exit 2, the file unchanged.
                 """
         )
 
-        @Argument(help: ArgumentHelp("The circle's id (GeoJSON features have their own).", valueName: "id"))
+        @Argument(
+            help: ArgumentHelp("The region's id, or --id ID (GeoJSON features have their own).", valueName: "id")
+        )
         var id: String?
+
+        @Option(
+            name: .customLong("id"),
+            parsing: .unconditional,
+            help: ArgumentHelp("The region's id, instead of the ID argument.", valueName: "id")
+        )
+        var idOption: String?
+
+        @Option(
+            help: ArgumentHelp(
+                "A beacon region: the iBeacons of this proximity UUID (8-4-4-4-12 hexadecimal digits), and of this "
+                    + "major and minor (0 to 65535) when given.",
+                valueName: "uuid[:major[:minor]]"
+            )
+        )
+        var beacon: String?
+
+        @Flag(
+            inversion: .prefixedNo,
+            help: "Range the beacon region's beacons (beacon events), or never; without either, [beacons] ranging."
+        )
+        var ranging: Bool?
 
         // Strings, parsed here: negative numbers must not look like options, and every bad value gets one
         // line on stderr that names its option.
@@ -46,13 +75,13 @@ extension Waymark.Regions {
         )
         var radius: String?
 
-        @Option(parsing: .unconditional, help: "The circle's name.")
+        @Option(parsing: .unconditional, help: "The circle's or beacon region's name.")
         var name: String?
 
-        @Flag(inversion: .prefixedNo, help: "Report entering the circle.")
+        @Flag(inversion: .prefixedNo, help: "Report entering the circle or beacon region.")
         var notifyEntry = true
 
-        @Flag(inversion: .prefixedNo, help: "Report leaving the circle.")
+        @Flag(inversion: .prefixedNo, help: "Report leaving the circle or beacon region.")
         var notifyExit = true
 
         @Option(help: ArgumentHelp("Add the features of a GeoJSON file, or of stdin for -.", valueName: "file|-"))
@@ -72,7 +101,8 @@ extension Waymark.Regions {
             let (editor, _) = try options.editor(command)
             let merge: RegionFileEditor.Merge
             do {
-                // A circle replaced without --name keeps its name; a --geojson feature is taken whole.
+                // A circle or beacon region replaced without --name keeps its name; a --geojson feature is taken
+                // whole.
                 merge = try editor.merge(input, skippingInvalid: false, keepingNames: geojson == nil)
             } catch {
                 throw Waymark.Regions.failure(error, command)
@@ -103,8 +133,10 @@ extension Waymark.Regions {
         private func makeInput() throws -> RegionInput {
             if let geojson {
                 let circleOptions: [(String, Bool)] = [
-                    ("ID", id != nil), ("--lat", lat != nil), ("--lon", lon != nil), ("--radius", radius != nil),
-                    ("--name", name != nil), ("--no-notify-entry", !notifyEntry), ("--no-notify-exit", !notifyExit),
+                    ("ID", id != nil), ("--id", idOption != nil), ("--lat", lat != nil), ("--lon", lon != nil),
+                    ("--radius", radius != nil), ("--beacon", beacon != nil), ("--name", name != nil),
+                    ("--no-notify-entry", !notifyEntry), ("--no-notify-exit", !notifyExit),
+                    (ranging == false ? "--no-ranging" : "--ranging", ranging != nil),
                 ]
                 let given = circleOptions.filter(\.1).map(\.0)
                 guard given.isEmpty else {
@@ -119,8 +151,23 @@ extension Waymark.Regions {
                     throw Waymark.Regions.failure(error, "waymark regions add")
                 }
             }
-            guard let id else {
-                throw ArgumentError(message: "give the region's ID with --lat, --lon and --radius, or --geojson FILE")
+            if let id, let idOption, id != idOption {
+                throw ArgumentError(
+                    message: "the ID \(quoted(id)) and --id \(quoted(idOption)) differ: give the id once"
+                )
+            }
+            if let beacon { return try beaconInput(beacon, id: idOption ?? id) }
+            guard let id = idOption ?? id else {
+                throw ArgumentError(
+                    message:
+                        "give the region's ID with --lat, --lon and --radius, with --beacon UUID, or --geojson FILE"
+                )
+            }
+            if let ranging {
+                throw ArgumentError(
+                    message: "\(ranging ? "--ranging" : "--no-ranging") is for a beacon region (--beacon UUID): a "
+                        + "circle is not ranged"
+                )
             }
             let latitude = try Self.number(lat, "--lat", "a latitude from -90 to 90 degrees") { abs($0) <= 90 }
             let longitude = try Self.number(lon, "--lon", "a longitude from -180 to 180 degrees") { abs($0) <= 180 }
@@ -133,6 +180,35 @@ extension Waymark.Regions {
                     notifyOnEntry: notifyEntry,
                     notifyOnExit: notifyExit,
                     shape: .circle(center: center, radius: radius)
+                )
+            )
+        }
+
+        /// The beacon region of `--beacon text`, with the other options.
+        private func beaconInput(_ text: String, id: String?) throws(ArgumentError) -> RegionInput {
+            let circleOptions = [("--lat", lat != nil), ("--lon", lon != nil), ("--radius", radius != nil)]
+            let given = circleOptions.filter(\.1).map(\.0)
+            guard given.isEmpty else {
+                throw ArgumentError(
+                    message:
+                        "--beacon makes a beacon region, which has no area: leave out \(given.joined(separator: ", "))"
+                )
+            }
+            guard let id else { throw ArgumentError(message: "give the beacon region's id: --id ID --beacon \(text)") }
+            guard let constraint = BeaconConstraint(text) else {
+                throw ArgumentError(
+                    message: "--beacon \(text): expected UUID[:MAJOR[:MINOR]]: the proximity UUID as 8-4-4-4-12 "
+                        + "hexadecimal digits, then a major, then a minor, each 0 to 65535"
+                )
+            }
+            return RegionInput(
+                BeaconRegion(
+                    id: id,
+                    name: name,
+                    constraint: constraint,
+                    notifyOnEntry: notifyEntry,
+                    notifyOnExit: notifyExit,
+                    ranging: ranging
                 )
             )
         }

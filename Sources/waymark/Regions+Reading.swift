@@ -8,9 +8,11 @@ extension Waymark.Regions {
             commandName: "list",
             abstract: "List the regions of the region file.",
             discussion: """
-                One line per region, in the file's order, under a header: ID; KIND, circle or polygon; SIZE, a \
-                circle's radius in metres or a polygon's vertex count (each ring's closing position not \
-                counted); NOTIFY, the events it gives: entry+exit, entry, exit or none; NAME. With --json, the \
+                One line per region, in the file's order, under a header: ID; KIND, circle, polygon or beacon; \
+                SIZE, a circle's radius in metres, a polygon's vertex count (each ring's closing position not \
+                counted) or the beacons a beacon region matches (UUID, UUID:MAJOR or UUID:MAJOR:MINOR); NOTIFY, \
+                the events it gives: entry+exit, entry, exit or none, and for a beacon region +ranging when its \
+                beacons are ranged, +no-ranging when they are not (else [beacons] ranging decides); NAME. With --json, the \
                 file's regions as a GeoJSON FeatureCollection, one feature per line, as the commands write it. \
                 No file yet: no regions, and a note on stderr. A file with problems: one line per problem on \
                 stderr (file:line:column: features[N] (id "ID"): what is wrong), exit 2.
@@ -25,16 +27,16 @@ extension Waymark.Regions {
         func run() throws {
             let command = "waymark regions list"
             let (editor, _) = try options.editor(command)
-            let found: [Region]?
+            let found: [RegionFile.Entry]?
             do {
-                found = try editor.regions()
+                found = try editor.entries()
             } catch {
                 throw Waymark.Regions.failure(error, command)
             }
             if found == nil { printError("\(command): \(editor.path): no such file yet: no regions") }
             let regions = found ?? []
             if json {
-                let text = RegionFile.encode(regions)
+                let text = RegionFile.encode(entries: regions)
                 _ = text.withUnsafeBytes { FileDescriptorOutput.writeAll($0, to: 1) }
             } else if !regions.isEmpty {
                 for line in Self.table(regions) { print(line) }
@@ -42,17 +44,29 @@ extension Waymark.Regions {
         }
 
         /// The header and one line per region, the columns but the last padded to the same width.
-        static func table(_ regions: [Region]) -> [String] {
+        static func table(_ regions: [RegionFile.Entry]) -> [String] {
             let rows =
                 [["ID", "KIND", "SIZE", "NOTIFY", "NAME"]]
-                + regions.map { region in
-                    [
-                        printable(region.id),
-                        kind(of: region.shape),
-                        size(of: region.shape),
-                        notify(region),
-                        region.name.map(printable) ?? "",
-                    ]
+                + regions.map { entry in
+                    switch entry {
+                    case .geographic(let region):
+                        [
+                            printable(region.id),
+                            kind(of: region.shape),
+                            size(of: region.shape),
+                            notify(region.notifyOnEntry, region.notifyOnExit),
+                            region.name.map(printable) ?? "",
+                        ]
+                    case .beacon(let region):
+                        [
+                            printable(region.id),
+                            "beacon",
+                            region.constraint.description,
+                            notify(region.notifyOnEntry, region.notifyOnExit)
+                                + (region.ranging.map { $0 ? "+ranging" : "+no-ranging" } ?? ""),
+                            region.name.map(printable) ?? "",
+                        ]
+                    }
                 }
             let widths = (0..<4).map { column in rows.map { $0[column].count }.max() ?? 0 }
             return rows.map { row in
@@ -78,8 +92,8 @@ extension Waymark.Regions {
             }
         }
 
-        static func notify(_ region: Region) -> String {
-            switch (region.notifyOnEntry, region.notifyOnExit) {
+        static func notify(_ entry: Bool, _ exit: Bool) -> String {
+            switch (entry, exit) {
             case (true, true): "entry+exit"
             case (true, false): "entry"
             case (false, true): "exit"

@@ -1,5 +1,6 @@
 import ArgumentParser
 import WaymarkAgent
+import WaymarkBluetooth
 import WaymarkCore
 import WaymarkGPSD
 
@@ -9,14 +10,25 @@ extension Waymark {
             commandName: "replay",
             abstract: "Replay a recorded drive through the pipeline on a simulated clock.",
             discussion: """
-                FILE is a gpsd JSON capture (what `gpspipe -w` writes) or a GPX 1.1 file (trkpt, rtept, wpt \
-                with time, or without it given --route-speed). The counts of what was delivered and what was \
-                rejected, and why, go to stderr, with the first GPX points skipped and their lines.
+                FILE is a gpsd JSON capture (what `gpspipe -w` writes), a GPX 1.1 file (trkpt, rtept, wpt \
+                with time, or without it given --route-speed), or a Bluetooth capture (btsnoop, what \
+                `btmon -w FILE` writes), whose iBeacon advertisements go through the beacon regions of \
+                [regions] file. The counts of what was delivered and what was rejected, and why, go to stderr, \
+                with the first GPX points skipped and their lines.
                 """
         )
 
         @Argument(help: "The capture or GPX file.")
         var file: String
+
+        @Option(
+            name: .long,
+            help: """
+                A Bluetooth capture (btsnoop) recorded during the drive: its advertisements are replayed with \
+                the drive's reports, by their times.
+                """
+        )
+        var beacons: String?
 
         @OptionGroup var options: CommonOptions
 
@@ -72,11 +84,24 @@ extension Waymark {
         func run() async throws {
             let configuration = try options.loadConfiguration()
             let logger = options.makeLogger(label: "waymark.replay")
-            let source = try openRecording()
+            var source: any ReplaySource
+            var capture: BeaconCapture?
+            if BeaconCapture.isBtsnoop(file) {
+                guard beacons == nil else {
+                    printError("waymark replay: \(file) is a Bluetooth capture: --beacons takes the other one")
+                    throw ExitCode(1)
+                }
+                source = NoDrive()
+                capture = try openBeacons(file)
+            } else {
+                source = try openRecording()
+                capture = try beacons.map(openBeacons)
+            }
             let sink: any EventSink = print ? JSONLinesWriter(flushThreshold: 1 << 16) : DiscardingSink()
             let counters = try await refusingAtStart {
                 try await Agent.replay(
                     source,
+                    beacons: capture,
                     configuration: configuration,
                     speed: speed,
                     spooling: spool,
@@ -91,10 +116,26 @@ extension Waymark {
             if let gpx = source as? GPXReplay {
                 for line in gpx.skippedPoints(fileName: file) { logger.warning("\(line)") }
             }
+            if let capture {
+                let reader = capture.reader
+                summary.count("bluetooth_records", by: reader.recordCount)
+                summary.count("bluetooth_malformed_records", by: reader.malformedRecordCount)
+                for problem in reader.problems.prefix(10) { logger.warning("\(problem)") }
+            }
             printError("replay \(file): \(summary.summary)")
             if spool, let io = ProcessIO.current() {
                 // What the spool and the sinks cost the disk, for measuring wear (scripts/measure-spool-wear.sh).
                 printError("replay \(file): disk write_bytes=\(io.writeBytes) syscw=\(io.writeCalls)")
+            }
+        }
+
+        /// A Bluetooth capture, or a one-line error naming it and exit status 1.
+        private func openBeacons(_ path: String) throws -> BeaconCapture {
+            do {
+                return try BeaconCapture.open(path)
+            } catch {
+                printError("waymark replay: \(error)")
+                throw ExitCode(1)
             }
         }
 
@@ -119,3 +160,8 @@ extension Waymark {
 }
 
 extension CaptureDecoder: ExpressibleByArgument {}
+
+/// The drive of a replay of a Bluetooth capture alone: none.
+private final class NoDrive: ReplaySource {
+    func next() -> SourceUpdate? { nil }
+}

@@ -12,7 +12,7 @@ struct RegionFileExampleTests {
         (corners + [corners[0]]).map { Coordinate(latitude: $0.1, longitude: $0.0) }
     }
 
-    @Test("the example parses without a problem into its circle, polygon with a hole and MultiPolygon")
+    @Test("the example parses without a problem into its circle, polygon with a hole, MultiPolygon and beacon region")
     func example() throws {
         let bytes = try [UInt8](Data(contentsOf: Self.path))
         let file = RegionFile(parsing: bytes, fileName: "regions.geojson")
@@ -48,15 +48,29 @@ struct RegionFileExampleTests {
                 ),
             ]
         )
-        #expect(file.features.map(\.vertexCount) == [0, 8, 8])
-        #expect(file.features.map(\.position.line) == [12, 22, 39])
+        #expect(
+            file.beaconRegions == [
+                BeaconRegion(
+                    id: "trailer-7",
+                    name: "Trailer 7",
+                    constraint: BeaconConstraint(uuid: try #require(BeaconUUID(Self.uuid)), major: 1, minor: 7),
+                    ranging: true
+                )
+            ]
+        )
+        #expect(try file.checkedEntries().map(\.id) == ["depot", "yard-east", "loading-bays", "trailer-7"])
+        #expect(file.features.map(\.vertexCount) == [0, 8, 8, 0])
+        #expect(file.features.map(\.position.line) == [13, 23, 40, 57])
     }
 
-    @Test("rewriting the example keeps its regions")
+    static let uuid = "E2C56DB5-DFFB-48D2-B060-D0F5A71096E0"
+
+    @Test("rewriting the example keeps its regions, the beacon region too")
     func rewrite() throws {
         let bytes = try [UInt8](Data(contentsOf: Self.path))
-        let regions = try RegionFile(parsing: bytes, fileName: "regions.geojson").checkedRegions()
-        let rewritten = RegionFile(parsing: RegionFile.encode(regions), fileName: "regions.geojson")
-        #expect(try rewritten.checkedRegions() == regions)
+        let entries = try RegionFile(parsing: bytes, fileName: "regions.geojson").checkedEntries()
+        #expect(entries.count == 4)
+        let rewritten = RegionFile(parsing: RegionFile.encode(entries: entries), fileName: "regions.geojson")
+        #expect(try rewritten.checkedEntries() == entries)
     }
 }

@@ -30,14 +30,16 @@ struct RegionFileFuzzTests {
                 #expect((1...(lineCount + 3)).contains(problem.position.line) && problem.position.column >= 1)
             }
             for feature in file.features {
-                #expect((feature.region == nil) == !feature.problems.isEmpty, "features[\(feature.index)]")
+                #expect((feature.entry == nil) == !feature.problems.isEmpty, "features[\(feature.index)]")
+                #expect(feature.region == nil || feature.beaconRegion == nil, "features[\(feature.index)]")
                 #expect(feature.problems.allSatisfy { $0.featureIndex == feature.index && $0.featureID == feature.id })
             }
             do {
-                let regions = try file.checkedRegions()
-                #expect(problems.isEmpty && regions == file.regions)
-                let again = RegionFile(parsing: RegionFile.encode(regions), fileName: "regions.geojson")
-                #expect(try again.checkedRegions() == regions)
+                let entries = try file.checkedEntries()
+                #expect(problems.isEmpty && entries == file.entries)
+                #expect(try file.checkedRegions() == file.regions)
+                let again = RegionFile(parsing: RegionFile.encode(entries: entries), fileName: "regions.geojson")
+                #expect(try again.checkedEntries() == entries)
                 outcomes.insert("accepted")
             } catch {
                 #expect(error.problems == problems && !problems.isEmpty)

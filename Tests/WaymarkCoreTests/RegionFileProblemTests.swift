@@ -275,10 +275,12 @@ extension RegionFileProblemTests {
             ),
             Case(
                 feature(#""id": "x""#, "null"),
-                .malformedFeature,
+                .invalidBeacon,
                 "geometry",
                 "null",
-                "must be a geometry object: \(regionGeometries)"
+                #"only a beacon region has no geometry, and it needs properties.beacon: {"uuid": "#
+                    + #""E2C56DB5-DFFB-48D2-B060-D0F5A71096E0", "major": 1, "minor": 7}; an area is a Point with a "#
+                    + "radius, a Polygon or a MultiPolygon"
             ),
             Case(
                 #"{"type": "Feature", "properties": {"id": "x"}}"#,

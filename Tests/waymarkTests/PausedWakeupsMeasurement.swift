@@ -130,6 +130,36 @@ struct PausedWakeupsMeasurement {
                 ),
             ]
         }
+        // WAYMARK_BEACONS=1 compares two agents saving power, one scanning for beacons on its paused duty cycle
+        // (10 s of every minute) through a real dbus-daemon with the BlueZ stand-in, a beacon advertising once a
+        // second all the while.
+        var bluez: BlueZTestBus?
+        var advertiser: Thread?
+        if Self.environment["WAYMARK_BEACONS"] == "1" {
+            let bus = try BlueZTestBus()
+            try bus.send(["op": "adapter", "name": "hci0"])
+            bluez = bus
+            advertiser = Thread {
+                let path = (try? bus.send(["op": "device", "name": "hci0", "address": "C0:FF:EE:00:00:01"])) as? String
+                let frame = BlueZTestBus.iBeaconData(uuid: "E2C56DB5-DFFB-48D2-B060-D0F5A71096E0", major: 1, minor: 1)
+                while !Thread.current.isCancelled, let path {
+                    _ = try? bus.send(["op": "advertise", "path": path, "rssi": -60, "data": frame])
+                    Thread.sleep(forTimeInterval: 1)
+                }
+            }
+            advertiser?.start()
+            variants = [
+                ("no beacons", true, [:], ""),
+                (
+                    "beacons on their duty cycle", true, [:],
+                    "[beacons]\nenabled = true\nbus = \"\(bus.address)\"\nscan_interval = \"1m\"\nscan_window = \"10s\"\n"
+                ),
+            ]
+        }
+        defer {
+            advertiser?.cancel()
+            withExtendedLifetime(bluez) {}
+        }
         var agents: [(name: String, agent: WaymarkBinary.Running)] = []
         for (index, (name, powerSave, environment, settings)) in variants.enumerated() {
             let config = directory.appendingPathComponent("\(index).toml").path
@@ -210,6 +240,10 @@ struct PausedWakeupsMeasurement {
             let added = Self.median(rates[second] ?? []) - Self.median(rates[first] ?? [])
             print("added \(String(format: "%.3f", added)) wake-ups/s by two dead sinks")
             #expect(added <= 0.2, "two dead sinks add \(added) wake-ups a second")
+        }
+        if bluez != nil {
+            let added = Self.median(rates[second] ?? []) - Self.median(rates[first] ?? [])
+            print("added \(String(format: "%.3f", added)) wake-ups/s by beacon scanning on its duty cycle")
         }
         for (_, agent) in agents { _ = agent.interrupt() }
         // The agent's own threads; the runtime's monitor adds its fixed once a second (printed above).

@@ -23,6 +23,7 @@ extension Configuration {
         ConfigurationSection("places") { section, configuration in configuration.places.read(from: &section) },
         ConfigurationSection("metrics") { section, configuration in configuration.metrics.read(from: &section) },
         ConfigurationSection("health") { section, configuration in configuration.health.read(from: &section) },
+        ConfigurationSection("beacons") { section, configuration in configuration.beacons.read(from: &section) },
     ]
 
     /// Reads `sections` of a document over the defaults; returns the configuration and every problem found,

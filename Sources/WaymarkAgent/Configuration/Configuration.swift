@@ -36,6 +36,8 @@ public struct Configuration: Sendable, Equatable {
     public var metrics = MetricsSettings()
     /// `[health]`: when the health alarms start.
     public var health = HealthSettings()
+    /// `[beacons]`: iBeacon regions, through BlueZ.
+    public var beacons = BeaconsSettings()
 
     public init(
         agent: AgentSettings = .init(),

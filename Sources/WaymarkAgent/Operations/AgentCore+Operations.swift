@@ -45,7 +45,22 @@ extension AgentCore {
                 }
             }
         }
-        writer.strings("regions", pipeline.regions.insideIDs)
+        writer.strings("regions", (pipeline.regions.insideIDs + (beacons?.insideIDs ?? [])).sorted())
+        if let beacons {
+            writer.object("beacons") { section in
+                section.boolean("scanning", operating.beaconScanning ?? false)
+                section.objects("ranged", beacons.ranged) { entry, ranged in
+                    entry.string("uuid", ranged.beacon.uuid.description)
+                    entry.integer("major", Int64(ranged.beacon.major))
+                    entry.integer("minor", Int64(ranged.beacon.minor))
+                    entry.string("id", ranged.regionID)
+                    entry.string("proximity", ranged.proximity.rawValue)
+                    if ranged.accuracy >= 0 { entry.number("accuracy", Self.rounded(ranged.accuracy)) }
+                    if ranged.rssi != 0 { entry.integer("rssi", Int64(ranged.rssi)) }
+                    entry.number("heard_ago", Self.seconds(now - ranged.lastHeard))
+                }
+            }
+        }
         if let source = pipeline.heading.lastSource { writer.string("heading_source", source.rawValue) }
         if let window = deferral.openWindow {
             writer.object("deferral") { deferred in

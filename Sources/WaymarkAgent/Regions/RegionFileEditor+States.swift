@@ -9,7 +9,7 @@ import Darwin
 #endif
 
 extension RegionFileEditor {
-    /// Each region of the file, in its order, with the state the agent last saved in its spool
+    /// Each region of the file, geographic or beacon, in its order, with the state the agent last saved in its spool
     /// (`stateDirectory/spool.sqlite`), or before the spool kept them in `stateDirectory/regions.state`: every
     /// region ``SavedRegionState/State/unknown`` when neither holds any; a region the agent does not monitor
     /// (over a limit) ``SavedRegionState/State/notMonitored(reason:)``.
@@ -17,11 +17,11 @@ extension RegionFileEditor {
     /// - Throws: ``RegionEditError``: the errors of ``regions()``; ``RegionEditError/Code/malformedFile`` for a
     ///   state file that is not one the agent writes; ``RegionEditError/Code/cannotRead``.
     public func savedStates(stateDirectory: String) throws(RegionEditError) -> [SavedRegionState] {
-        let regions = try regions() ?? []
+        let regions = try entries() ?? []
         var inside = try spoolStates(stateDirectory)
         if inside == nil { inside = try legacyStates(RegionStateFile(stateDirectory: stateDirectory)) }
         let refusals = Dictionary(
-            RegionIndex.monitoring(regions, within: limits).refusals.map { ($0.id, $0.reason) },
+            RegionSource.monitoring(regions, within: limits).refusals.map { ($0.id, $0.reason) },
             uniquingKeysWith: { first, _ in first }
         )
         return regions.map { region in

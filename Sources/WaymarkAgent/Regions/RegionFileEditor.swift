@@ -7,8 +7,8 @@ import Glibc
 import Darwin
 #endif
 
-/// Reads and edits a region file (`[regions] file`) for `waymark regions`: adds, replaces and removes regions by
-/// id, and keeps every other region as it was.
+/// Reads and edits a region file (`[regions] file`) for `waymark regions`: adds, replaces and removes regions,
+/// geographic and beacon, by id, and keeps every other region as it was.
 ///
 /// Every change reads the whole file strictly (a file with any problem is left alone), checks the new regions
 /// as the agent will (their shape, ``RegionLimits``), and rewrites the file atomically (``AtomicFile``: a
@@ -69,11 +69,18 @@ public struct RegionFileEditor: Sendable {
         )
     }
 
-    /// The regions of the file, in its order; nil when there is no file.
+    /// The geographic regions of the file, in its order; nil when there is no file.
+    ///
+    /// - Throws: the errors of ``entries()``.
+    public func regions() throws(RegionEditError) -> [Region]? {
+        try entries()?.compactMap(\.region)
+    }
+
+    /// The regions of the file, geographic and beacon, in its order; nil when there is no file.
     ///
     /// - Throws: ``RegionEditError``: ``RegionEditError/Code/malformedFile`` with every problem of the file,
     ///   one line each as the agent logs them; ``RegionEditError/Code/cannotRead``.
-    public func regions() throws(RegionEditError) -> [Region]? {
+    public func entries() throws(RegionEditError) -> [RegionFile.Entry]? {
         var status = stat()
         if stat(path, &status) != 0, errno == ENOENT { return nil }
         let bytes: [UInt8]
@@ -83,7 +90,7 @@ public struct RegionFileEditor: Sendable {
             throw RegionEditError(code: .cannotRead, message: "\(path): \(error.message)")
         }
         do {
-            return try RegionFile(parsing: bytes, fileName: path).checkedRegions()
+            return try RegionFile(parsing: bytes, fileName: path).checkedEntries()
         } catch {
             let count = error.problems.count
             throw RegionEditError(
@@ -99,12 +106,13 @@ public struct RegionFileEditor: Sendable {
     /// (creating it when missing).
     ///
     /// A feature is left out when it has problems, an id with control characters, a shape the agent cannot
-    /// monitor, or goes beyond ``limits`` (a new id beyond `maxRegions`); with such a feature, nothing is
+    /// monitor, or goes beyond ``limits`` (a new id beyond `maxRegions`, which counts the regions of both kinds
+    /// in the file); with such a feature, nothing is
     /// written unless `skippingInvalid`, which writes the others. A file with nothing to add is not rewritten.
     ///
-    /// - Parameter keepingNames: a region without a name keeps the name of the region it replaces (a circle
-    ///   given on the command line without `--name`); otherwise each region is taken whole, as a feature of a
-    ///   file is.
+    /// - Parameter keepingNames: a region without a name keeps the name of the region it replaces (a circle or
+    ///   a beacon region given on the command line without `--name`); otherwise each region is taken whole, as a
+    ///   feature of a file is. A region replaces the region with its id whatever their kinds.
     /// - Throws: ``RegionEditError``: ``RegionEditError/Code/invalidInput`` when the input's text is not one
     ///   that ``RegionInput`` reads; the errors of ``regions()``; ``RegionEditError/Code/cannotWrite``.
     public func merge(
@@ -127,39 +135,39 @@ public struct RegionFileEditor: Sendable {
             uniquingKeysWith: { first, _ in first }
         )
         return try locked { () throws(RegionEditError) -> Merge in
-            var regions = try self.regions() ?? []
-            var slots = [String: Int](minimumCapacity: regions.count)
-            for (slot, region) in regions.enumerated() { slots[region.id] = slot }
+            var entries = try self.entries() ?? []
+            var slots = [String: Int](minimumCapacity: entries.count)
+            for (slot, entry) in entries.enumerated() { slots[entry.id] = slot }
             var changes: [Change] = []
             var problems: [String] = []
             var invalidCount = 0
             for feature in input.features {
-                guard var region = feature.region else {
+                guard var entry = feature.entry else {
                     problems += feature.problems
                     invalidCount += 1
                     continue
                 }
-                var reason = Self.problem(withID: region.id) ?? refusals[region.id]
-                if reason == nil, slots[region.id] == nil, regions.count >= limits.maxRegions {
-                    reason = "more than max_regions = \(limits.maxRegions): the file holds \(regions.count) regions"
+                var reason = Self.problem(withID: entry.id) ?? (entry.region == nil ? nil : refusals[entry.id])
+                if reason == nil, slots[entry.id] == nil, entries.count >= limits.maxRegions {
+                    reason = "more than max_regions = \(limits.maxRegions): the file holds \(entries.count) regions"
                 }
                 if let reason {
                     problems.append(feature.problem(reason))
                     invalidCount += 1
-                } else if let slot = slots[region.id] {
-                    if keepingNames && region.name == nil { region.name = regions[slot].name }
-                    regions[slot] = region
-                    changes.append(.replaced(id: region.id))
+                } else if let slot = slots[entry.id] {
+                    if keepingNames && entry.name == nil { entry.name = entries[slot].name }
+                    entries[slot] = entry
+                    changes.append(.replaced(id: entry.id))
                 } else {
-                    slots[region.id] = regions.count
-                    regions.append(region)
-                    changes.append(.added(id: region.id))
+                    slots[entry.id] = entries.count
+                    entries.append(entry)
+                    changes.append(.added(id: entry.id))
                 }
             }
             guard problems.isEmpty || skippingInvalid, !changes.isEmpty else {
                 return Merge(changes: [], problems: problems, invalidCount: invalidCount, written: false)
             }
-            try write(regions)
+            try write(entries)
             return Merge(changes: changes, problems: problems, invalidCount: invalidCount, written: true)
         }
     }
@@ -172,15 +180,15 @@ public struct RegionFileEditor: Sendable {
         var seen = Set<String>()
         let ids = ids.filter { seen.insert($0).inserted }
         return try locked { () throws(RegionEditError) -> [Change] in
-            let regions = try self.regions()
-            let present = Set((regions ?? []).map(\.id))
+            let entries = try self.entries()
+            let present = Set((entries ?? []).map(\.id))
             let unknown = ids.filter { !present.contains($0) }
             guard unknown.isEmpty else {
                 let names = unknown.map(\.debugDescription).joined(separator: ", ")
-                let file = regions == nil ? "no such file, so no region" : "no region"
+                let file = entries == nil ? "no such file, so no region" : "no region"
                 throw RegionEditError(code: .unknownID, message: "\(path): \(file) \(names); nothing removed")
             }
-            try write((regions ?? []).filter { !seen.contains($0.id) })
+            try write((entries ?? []).filter { !seen.contains($0.id) })
             return ids.map { .removed(id: $0) }
         }
     }
@@ -193,9 +201,9 @@ public struct RegionFileEditor: Sendable {
         return "the id must not contain control characters, such as a line break"
     }
 
-    private func write(_ regions: [Region]) throws(RegionEditError) {
+    private func write(_ entries: [RegionFile.Entry]) throws(RegionEditError) {
         do {
-            try AtomicFile.write(RegionFile.encode(regions), to: path)
+            try AtomicFile.write(RegionFile.encode(entries: entries), to: path)
         } catch {
             throw RegionEditError(code: .cannotWrite, message: "\(error.description); \(path) not changed")
         }

@@ -9,19 +9,27 @@ import Darwin
 #endif
 
 /// Regions to put into a region file: the features of a GeoJSON text, a FeatureCollection or a single Feature
-/// (as ``RegionFile`` reads them), or one region built on the command line.
+/// (as ``RegionFile`` reads them: geographic and beacon regions), or one region built on the command line.
 ///
 /// Each feature is its region or its problems; a problem found later, such as a limit of the configuration,
 /// names the feature the same way: `import.geojson:3:5: features[1] (id "yard"): ...`.
 public struct RegionInput: Sendable {
     /// One region to put into the file, or what keeps it out.
     public struct Feature: Sendable {
-        /// The region; nil when the feature has problems.
+        /// The region; nil when the feature has problems or is a beacon region.
         public var region: Region?
-        /// What is wrong with the feature, one line each; empty when ``region`` is set.
+        /// The beacon region; nil when the feature has problems or is a geographic region.
+        public var beaconRegion: BeaconRegion?
+        /// What is wrong with the feature, one line each; empty when ``region`` or ``beaconRegion`` is set.
         public var problems: [String]
         /// Where the feature comes from, to name it in a problem.
         let origin: Origin
+
+        /// The region of either kind; nil when the feature has problems.
+        public var entry: RegionFile.Entry? {
+            if let region { return .geographic(region) }
+            return beaconRegion.map { .beacon($0) }
+        }
 
         /// A problem of the feature as one line that names it: `FILE:LINE:COLUMN: features[N] (id "ID"): reason`.
         func problem(_ reason: String) -> String {
@@ -101,6 +109,7 @@ public struct RegionInput: Sendable {
         features = file.features.map { feature in
             Feature(
                 region: feature.region,
+                beaconRegion: feature.beaconRegion,
                 problems: feature.problems.map(line),
                 origin: .file(
                     name: name,
@@ -116,6 +125,13 @@ public struct RegionInput: Sendable {
     public init(_ region: Region) {
         name = "the command line"
         features = [Feature(region: region, problems: [], origin: .commandLine(id: region.id))]
+        textProblems = []
+    }
+
+    /// One beacon region built from the command line's options.
+    public init(_ beaconRegion: BeaconRegion) {
+        name = "the command line"
+        features = [Feature(beaconRegion: beaconRegion, problems: [], origin: .commandLine(id: beaconRegion.id))]
         textProblems = []
     }
 

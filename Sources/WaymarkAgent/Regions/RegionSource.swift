@@ -10,11 +10,15 @@ import Darwin
 /// The region file of `[regions] file`: loaded strictly (any problem rejects the whole file, each problem
 /// one line), checked against the limits, and watched for changes.
 struct RegionSource: Sendable {
-    /// A loaded file: the index of the regions monitored and the refusals of those over a limit.
+    /// A loaded file: the index of the geographic regions monitored, the beacon regions monitored, and the
+    /// refusals of those over a limit.
     struct Loaded: Sendable {
         var index: RegionIndex
         var refusals: [RegionRefusal]
+        /// The geographic regions monitored (``index``'s count).
         var count: Int
+        /// The beacon regions monitored (features with `"geometry": null`), in file order.
+        var beaconRegions: [BeaconRegion] = []
     }
 
     /// What identifies a version of the file: a change of any of these is a new version.
@@ -46,14 +50,43 @@ struct RegionSource: Sendable {
             return .failure(LoadFailure(lines: ["\(path): \(error.message)"]))
         }
         let file = RegionFile(parsing: bytes, fileName: path)
-        let regions: [Region]
+        let entries: [RegionFile.Entry]
         do {
-            regions = try file.checkedRegions()
+            entries = try file.checkedEntries()
         } catch {
             return .failure(LoadFailure(lines: error.problems.map(\.description)))
         }
-        let (index, refusals) = RegionIndex.monitoring(regions, within: limits)
-        return .success(Loaded(index: index, refusals: refusals, count: index.count))
+        let monitored = Self.monitoring(entries, within: limits)
+        return .success(
+            Loaded(
+                index: monitored.index,
+                refusals: monitored.refusals,
+                count: monitored.index.count,
+                beaconRegions: monitored.beaconRegions
+            )
+        )
+    }
+
+    /// The regions of `entries` that are monitored within `limits`, and the refusals of the others.
+    ///
+    /// `maxRegions` bounds both kinds together. The geographic regions are taken first, exactly as without beacon
+    /// regions (``RegionIndex/monitoring(_:within:)``); the beacon regions, which have no shape to check, fill
+    /// the places left, in file order, and those beyond are refused as geographic ones are: `more than
+    /// max_regions = N`. Adding a beacon region never takes the place of a monitored area.
+    static func monitoring(
+        _ entries: [RegionFile.Entry],
+        within limits: RegionLimits
+    ) -> (index: RegionIndex, beaconRegions: [BeaconRegion], refusals: [RegionRefusal]) {
+        var (index, refusals) = RegionIndex.monitoring(entries.compactMap(\.region), within: limits)
+        var beaconRegions: [BeaconRegion] = []
+        for region in entries.compactMap(\.beaconRegion) {
+            if index.count + beaconRegions.count < limits.maxRegions {
+                beaconRegions.append(region)
+            } else {
+                refusals.append(RegionRefusal(id: region.id, reason: "more than max_regions = \(limits.maxRegions)"))
+            }
+        }
+        return (index, beaconRegions, refusals)
     }
 
     /// The file's current version, or the system's reason it cannot be read ("No such file or directory").

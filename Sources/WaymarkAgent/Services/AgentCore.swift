@@ -19,12 +19,19 @@ struct AgentCore {
     /// When the trip in progress was last saved, and whether the vehicle stood still then.
     private var tripSaved: (at: MonotonicInstant, standing: Bool)?
     /// What the agent did since it started: for ``serviceStatus``, `waymark status` and the metrics.
-    private(set) var operating: OperatingState
+    var operating: OperatingState
     /// The health alarms; nil in a replay, whose clocks are the recording's.
     private(set) var health: HealthMonitor?
     /// What names the places of `pause` and `trip` events; nil with `[places] enabled = false`.
     private(set) var places: PlaceFinder?
     private var placesSettings: PlacesSettings
+    /// The beacon regions and the ranged beacons; nil with `[beacons] enabled = false` (and in a replay without a
+    /// Bluetooth capture).
+    var beacons: BeaconMonitor?
+    /// Whether a beacon region's state changed since the states were last saved.
+    var beaconRegionsChanged = false
+    /// Sightings and rejected frames of the beacon source.
+    var beaconCounters = Counters()
 
     /// - Parameters:
     ///   - savedInside: the regions saved as inside before this start, or nil; the spool's when there is one.
@@ -38,6 +45,7 @@ struct AgentCore {
         clockFloor: Timestamp?,
         storage: Storage? = nil,
         health: HealthSettings? = nil,
+        beacons: Bool? = nil,
         sink: any EventSink,
         logger: Logger
     ) {
@@ -56,6 +64,16 @@ struct AgentCore {
         self.health = health.map(HealthMonitor.init(settings:))
         placesSettings = configuration.places
         places = PlacesSource.finder(configuration.places, logger: logger)
+        if beacons ?? configuration.beacons.enabled {
+            // Not scanning until the source says so: silence before the first scan window exits nothing.
+            self.beacons = BeaconMonitor(
+                regions: [],
+                settings: configuration.beacons.monitoring,
+                savedInside: storage?.recovered.insideRegions ?? savedInside,
+                scanning: false,
+                now: .zero
+            )
+        }
         self.storage = storage
         self.sink = sink
         self.logger = logger
@@ -93,12 +111,14 @@ struct AgentCore {
     var counters: Counters {
         var counters = pipeline.counters
         if let storage { counters.count("spool_commits", by: storage.commits) }
+        for (name, value) in beaconCounters.values { counters.count(name, by: value) }
         return counters
     }
 
-    /// Applies reloaded `[location]`, `[heading]`, `[activity]`, `[regions]` and `[deferred]` settings; what
-    /// the pipeline knows is kept.
+    /// Applies reloaded `[location]`, `[heading]`, `[activity]`, `[regions]`, `[deferred]` and `[beacons]`
+    /// monitoring settings; what the pipeline knows is kept.
     mutating func apply(_ configuration: Configuration, wallClock: Timestamp, now: MonotonicInstant) {
+        beacons?.apply(configuration.beacons.monitoring, now: now)
         pipeline.locationSettings = configuration.location
         pipeline.headingSettings = configuration.heading
         pipeline.regionSettings = configuration.regions.monitor
@@ -134,7 +154,7 @@ struct AgentCore {
     var nextDeadline: MonotonicInstant? {
         [
             pipeline.activity.nextDeadline, storage == nil ? nil : deferral.nextDeadline, untimed.deadline,
-            health?.nextDeadline,
+            health?.nextDeadline, beacons?.nextDeadline,
         ]
         .compactMap { $0 }.min()
     }
@@ -153,6 +173,7 @@ struct AgentCore {
     /// Time passes without input.
     mutating func advance(to now: MonotonicInstant, wallClock: Timestamp) {
         expireWindow(now: now, wallClock: wallClock)
+        advanceBeacons(to: now, wallClock: wallClock)
         var events = pipeline.advance(to: now, wallClock: wallClock)
         if var health {
             events += alarmEvents(health.advance(to: now), now: now, wallClock: wallClock)
@@ -238,8 +259,10 @@ struct AgentCore {
     /// The regions the vehicle is inside, when that set changed since the last call; the spool saves them
     /// with its next commit.
     mutating func changedInsideRegions() -> [String]? {
-        guard pipeline.takeRegionChanges() else { return nil }
-        let inside = pipeline.regions.insideIDs
+        let beaconsChanged = beaconRegionsChanged
+        beaconRegionsChanged = false
+        guard pipeline.takeRegionChanges() || beaconsChanged else { return nil }
+        let inside = (pipeline.regions.insideIDs + (beacons?.insideIDs ?? [])).sorted()
         storage?.saveInside(inside)
         return inside
     }
@@ -359,7 +382,7 @@ struct AgentCore {
     /// when nothing is deferred. Then the printing sink gets them.
     ///
     /// Events made before the agent can date them wait in ``untimed`` first; they are logged as they come.
-    private mutating func deliver(_ events: inout [Event], now: MonotonicInstant) {
+    mutating func deliver(_ events: inout [Event], now: MonotonicInstant) {
         for event in events { operating.observe(event) }
         let logged = untimed.isWaiting
         if logged { for event in events { log(event) } }
@@ -487,7 +510,11 @@ struct AgentCore {
             var metadata = numbered(["code": "\(clearance.code)"])
             if let subject = clearance.subject { metadata["id"] = "\(subject)" }
             logger.notice("alarm cleared: \(clearance.message)", metadata: metadata)
-        case .location, .heading, .region, .regionState:
+        case .beaconRegion(let region):
+            var metadata = numbered(["id": "\(region.id)"])
+            if let beacon = region.beacon { metadata["beacon"] = "\(beacon)" }
+            logger.info("beacon region \(region.crossing.rawValue)", metadata: metadata)
+        case .location, .heading, .region, .regionState, .beacon:
             break
         }
     }

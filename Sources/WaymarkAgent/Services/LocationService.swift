@@ -9,6 +9,10 @@ import WaymarkGPSD
 /// deadline (a no-fix pause, a probe), and it tells the source whether to watch the receiver.
 public final class LocationService: Service, Sendable {
     private let batches: AsyncStream<[SourceUpdate]>
+    /// The beacon source's batches; nil without `[beacons] enabled`.
+    private let beaconBatches: AsyncStream<[BeaconUpdate]>?
+    /// Tells the beacon source to scan all the time (true) or on its duty cycle (false, while paused).
+    private let setScanningContinuously: @Sendable (Bool) -> Void
     /// Turns the receiver's watch on and off (power saving while paused).
     private let setWatching: @Sendable (Bool) -> Void
     private let configuration: Configuration
@@ -40,16 +44,20 @@ public final class LocationService: Service, Sendable {
     ///   - notifier: where to say `READY=1`, the status line and the watchdog's pings (``ServiceNotifications``).
     init(
         batches: AsyncStream<[SourceUpdate]>,
+        beaconBatches: AsyncStream<[BeaconUpdate]>? = nil,
         configuration: Configuration,
         regionStates: RegionStateFile?,
         spooling: Bool = true,
         setWatching: @escaping @Sendable (Bool) -> Void = { _ in },
+        setScanningContinuously: @escaping @Sendable (Bool) -> Void = { _ in },
         sink: any EventSink,
         notifier: SystemdNotifier? = nil,
         logger: Logger
     ) {
         self.batches = batches
+        self.beaconBatches = beaconBatches
         self.setWatching = setWatching
+        self.setScanningContinuously = setScanningContinuously
         self.configuration = configuration
         self.regionStates = regionStates
         self.spooling = spooling
@@ -90,6 +98,7 @@ public final class LocationService: Service, Sendable {
     /// What wakes the service: a batch from the source, or the core's deadline.
     private enum Input: Sendable {
         case batch([SourceUpdate])
+        case beacons([BeaconUpdate])
         case deadline
         /// A reload or a region file is waiting to be applied.
         case pending
@@ -116,6 +125,7 @@ public final class LocationService: Service, Sendable {
             clockFloor: Agent.releaseDate,
             storage: storage,
             health: configuration.health,
+            beacons: beaconBatches != nil,
             sink: sink,
             logger: logger
         )
@@ -144,6 +154,12 @@ public final class LocationService: Service, Sendable {
             for await batch in batches { continuation.yield(.batch(batch)) }
             continuation.finish()
         }
+        let beaconBatches = self.beaconBatches
+        let beaconForwarding = Task(executorPreference: executor) {
+            guard let beaconBatches else { return }
+            for await batch in beaconBatches { continuation.yield(.beacons(batch)) }
+        }
+        var scanningContinuously = true
         var watching = true
         var saveFailed = false
         // Graceful shutdown comes into the inputs as one more: a stream wrapped with `cancelOnGracefulShutdown()`
@@ -167,9 +183,12 @@ public final class LocationService: Service, Sendable {
                     var time = SystemClocks.wall()
                     if case .batch(let batch) = input, let first = batch.first { time = first.wallClock }
                     core.monitor(regions, at: time, now: SystemClocks.monotonic())
+                    core.monitorBeacons(regions.beaconRegions, now: SystemClocks.monotonic())
                 }
                 switch input {
                 case .batch(let batch):
+                    for update in batch { core.process(update) }
+                case .beacons(let batch):
                     for update in batch { core.process(update) }
                 case .deadline:
                     core.advance(to: SystemClocks.monotonic(), wallClock: SystemClocks.wall())
@@ -203,6 +222,13 @@ public final class LocationService: Service, Sendable {
                     logger.debug(watching ? "watching the receiver" : "watch stopped while paused")
                     setWatching(watching)
                 }
+                if beaconBatches != nil, core.pipeline.activity.isPaused == scanningContinuously {
+                    scanningContinuously.toggle()
+                    logger.debug(
+                        scanningContinuously ? "beacon scanning continuous" : "beacon scanning on its duty cycle"
+                    )
+                    setScanningContinuously(scanningContinuously)
+                }
                 // The pings come from this thread, after the commit: a thread that hangs stops them.
                 reporter?.update(status: core.serviceStatus, now: SystemClocks.monotonic())
                 setAlarm()
@@ -215,7 +241,9 @@ public final class LocationService: Service, Sendable {
         // The forwarding task runs on the executor, which ends when this returns: wait until it has.
         executor.setAlarm(at: nil)
         forwarding.cancel()
+        beaconForwarding.cancel()
         await forwarding.value
+        await beaconForwarding.value
         core.finish(now: SystemClocks.monotonic(), wallClock: SystemClocks.wall())
         operations.finish(core, now: SystemClocks.monotonic(), wallClock: SystemClocks.wall())
         sink.flush()

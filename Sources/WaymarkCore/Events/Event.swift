@@ -29,6 +29,10 @@ public struct Event: Hashable, Sendable {
         case error(ErrorReport)
         /// A health alarm ended; its `error` event (code ``Alarm/Kind/code``) said when it started.
         case alarmCleared(AlarmClearance)
+        /// A beacon region entered or exited (`type` `region`).
+        case beaconRegion(BeaconRegionEvent)
+        /// A ranged beacon appeared, changed proximity, was lost, or is still heard (`type` `beacon`).
+        case beacon(BeaconRanger.Report)
     }
 
     /// The `type` field of the event.
@@ -45,6 +49,8 @@ public struct Event: Hashable, Sendable {
         case .status: "status"
         case .error: "error"
         case .alarmCleared: "alarm_cleared"
+        case .beaconRegion: "region"
+        case .beacon: "beacon"
         }
     }
 }

@@ -44,6 +44,21 @@ public struct EventEncoder: Sendable {
                 writer.number("lon", region.position.longitude)
                 writer.timestamp("confirmed", region.confirmed)
                 if region.offline { writer.boolean("offline", true) }
+            case .beaconRegion(let region):
+                writer.string("event", region.crossing.rawValue)
+                writer.string("id", region.id)
+                writer.coordinate(region.position)
+                if let beacon = region.beacon { writer.beacon(beacon) }
+            case .beacon(let report):
+                writer.string("event", report.change.rawValue)
+                writer.string("id", report.beacon.regionID)
+                writer.beacon(report.beacon.beacon)
+                writer.string("proximity", report.beacon.proximity.rawValue)
+                if report.beacon.accuracy >= 0 {
+                    writer.number("accuracy", JSONObjectWriter.rounded(report.beacon.accuracy, places: 2))
+                }
+                if report.beacon.rssi != 0 { writer.integer("rssi", Int64(report.beacon.rssi)) }
+                writer.integer("measured_power", Int64(report.beacon.measuredPower))
             case .regionState(let report):
                 writer.string("state", report.state.rawValue)
                 writer.string("id", report.id)
@@ -97,6 +112,13 @@ public struct EventEncoder: Sendable {
 }
 
 extension JSONObjectWriter {
+    /// An iBeacon's identity: `uuid`, `major`, `minor`.
+    fileprivate mutating func beacon(_ beacon: BeaconID) {
+        string("uuid", beacon.uuid.description)
+        integer("major", Int64(beacon.major))
+        integer("minor", Int64(beacon.minor))
+    }
+
     fileprivate mutating func coordinate(_ coordinate: Coordinate?) {
         guard let coordinate else { return }
         number("lat", coordinate.latitude)

@@ -25,6 +25,10 @@ extension RegionFileDecoder {
         var radius: (value: Double, text: String?, position: TextPosition)?
         /// `radius` is there and not null, a number or not.
         var hasRadius = false
+        /// `beacon`, when there and not null.
+        var beacon: BeaconRead?
+        /// `ranging`, when a boolean.
+        var ranging: (value: Bool, position: TextPosition)?
     }
 
     /// Reads the element of `features` at the reader.
@@ -42,6 +46,8 @@ extension RegionFileDecoder {
         var ownID = IDRead.absent
         var properties = PropertiesRead()
         var geometry: GeometryRead?
+        // Where `"geometry": null` is: a beacon region's.
+        var nullGeometry: TextPosition?
         var keys = SeenKeys()
         while let key = try reader.nextKey() {
             if isRepeated(key, in: &keys, of: "feature \(index)", at: reader, member: key) { continue }
@@ -54,7 +60,12 @@ extension RegionFileDecoder {
             case "properties":
                 properties = try readProperties(&reader)
             case "geometry":
-                geometry = try readGeometry(&reader)
+                if try reader.peek() == .null {
+                    nullGeometry = reader.position
+                    try reader.readNull()
+                } else {
+                    geometry = try readGeometry(&reader)
+                }
             default:
                 continue
             }
@@ -74,23 +85,40 @@ extension RegionFileDecoder {
         }
         let id = resolveID(properties: properties, own: ownID, reportingAbsenceAt: checksMembers ? position : nil)
         if checksMembers {
-            if geometry == nil {
+            if geometry == nil && nullGeometry == nil {
                 report(
                     .malformedFeature,
                     at: position,
                     member: "geometry",
-                    "missing: a region is a Point with a radius, a Polygon or a MultiPolygon"
+                    properties.beacon == nil
+                        ? "missing: a region is a Point with a radius, a Polygon or a MultiPolygon"
+                        : "missing: a beacon region has \"geometry\": null"
                 )
             }
-            checkRadius(properties, of: geometry?.type, featurePosition: position)
+            if let nullGeometry {
+                checkBeaconRegion(properties, nullGeometry: nullGeometry)
+            } else {
+                checkRadius(properties, of: geometry?.type, featurePosition: position)
+                checkArea(properties, hasGeometry: geometry != nil)
+            }
         }
 
         var region: Region?
+        var beaconRegion: BeaconRegion?
         var vertexCount = 0
         if let polygons = geometry?.polygons {
             vertexCount = polygons.reduce(0) { $0 + $1.reduce(0) { $0 + max($1.count - 1, 0) } }
         }
-        if let id, !featureHasProblems {
+        if let id, !featureHasProblems, nullGeometry != nil, let constraint = properties.beacon?.constraint {
+            beaconRegion = BeaconRegion(
+                id: id.text,
+                name: properties.name,
+                constraint: constraint,
+                notifyOnEntry: properties.notifyOnEntry,
+                notifyOnExit: properties.notifyOnExit,
+                ranging: properties.ranging?.value
+            )
+        } else if let id, !featureHasProblems {
             let shape: RegionShape?
             if let center = geometry?.center, let radius = properties.radius?.value {
                 shape = .circle(center: center, radius: radius)
@@ -107,7 +135,14 @@ extension RegionFileDecoder {
                 )
             }
         }
-        return finishFeature(index: index, position: position, id: id, region: region, vertexCount: vertexCount)
+        return finishFeature(
+            index: index,
+            position: position,
+            id: id,
+            region: region,
+            beaconRegion: beaconRegion,
+            vertexCount: vertexCount
+        )
     }
 
     /// The id from `properties.id`, else from the Feature's `id`; reports two that differ, and no id at all when
@@ -279,6 +314,12 @@ extension RegionFileDecoder {
                 properties.notifyOnEntry = try readFlag(&reader, member: "properties.notify_on_entry") ?? true
             case "notify_on_exit":
                 properties.notifyOnExit = try readFlag(&reader, member: "properties.notify_on_exit") ?? true
+            case "beacon":
+                properties.beacon = try readBeacon(&reader)
+            case "ranging":
+                if let ranging = try readFlag(&reader, member: "properties.ranging") {
+                    properties.ranging = (ranging, valuePosition)
+                }
             case "radius":
                 properties.hasRadius = true
                 if kind == .number {

@@ -132,6 +132,7 @@ struct RegionFileDecoder {
         position: TextPosition,
         id: (text: String, member: String, position: TextPosition)?,
         region: Region?,
+        beaconRegion: BeaconRegion? = nil,
         vertexCount: Int
     ) -> RegionFile.Feature {
         if let id {
@@ -174,6 +175,7 @@ struct RegionFileDecoder {
             position: position,
             id: id?.text,
             region: problems.isEmpty ? region : nil,
+            beaconRegion: problems.isEmpty ? beaconRegion : nil,
             vertexCount: vertexCount,
             problems: problems
         )

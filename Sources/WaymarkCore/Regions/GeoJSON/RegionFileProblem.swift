@@ -17,6 +17,7 @@ public struct RegionFileProblem: Hashable, Sendable, CustomStringConvertible {
             case unsupportedGeometry
             case invalidCoordinates
             case invalidRadius
+            case invalidBeacon
             case tooManyProblems
         }
 
@@ -50,6 +51,10 @@ public struct RegionFileProblem: Hashable, Sendable, CustomStringConvertible {
         public static let invalidCoordinates = Code(.invalidCoordinates)
         /// A Point without a positive, finite `radius`, or a polygon with one.
         public static let invalidRadius = Code(.invalidRadius)
+        /// A beacon region's `beacon` that is not an object of a `uuid` (8-4-4-4-12 hexadecimal digits) and
+        /// optionally a `major`, then a `minor`, each an integer from 0 to 65535; a `beacon` with a geometry; a
+        /// `geometry` of `null` without a `beacon`; or a `ranging` outside a beacon region.
+        public static let invalidBeacon = Code(.invalidBeacon)
         /// Problems beyond those listed: for a feature, more than ``RegionFile/maximumProblemsPerFeature``; for
         /// the file, more than ``RegionFile/maximumProblems``, after which no more features were checked.
         public static let tooManyProblems = Code(.tooManyProblems)
@@ -67,6 +72,7 @@ public struct RegionFileProblem: Hashable, Sendable, CustomStringConvertible {
             case .unsupportedGeometry: "unsupported geometry"
             case .invalidCoordinates: "invalid coordinates"
             case .invalidRadius: "invalid radius"
+            case .invalidBeacon: "invalid beacon"
             case .tooManyProblems: "too many problems"
             }
         }

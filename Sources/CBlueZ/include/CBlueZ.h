@@ -1,0 +1,81 @@
+// D-Bus for the beacon source: BlueZ's objects and signals read with libsystemd's sd-bus, which is loaded with
+// dlopen(3) when beacons are enabled (an agent without beacons maps nothing of it). sd-bus, not libdbus-1:
+// Debian's libdbus-1-3 itself depends on libsystemd0, so sd-bus is the smaller of the two on a board, and its
+// typed message reader and its file descriptor and timeout let one thread poll the bus with its own wake-ups.
+#ifndef WAYMARK_CBLUEZ_H
+#define WAYMARK_CBLUEZ_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/// A connection to a bus and what it heard of BlueZ, queued until read (`waymark_bus_next`).
+typedef struct waymark_bus waymark_bus;
+
+enum waymark_bluez_kind {
+    /// An adapter is there (at the start, or added); `powered` says whether it is on.
+    WAYMARK_BLUEZ_ADAPTER = 1,
+    /// An adapter's `Powered` changed.
+    WAYMARK_BLUEZ_ADAPTER_POWERED = 2,
+    WAYMARK_BLUEZ_ADAPTER_REMOVED = 3,
+    /// A device's properties, from a signal: an advertisement heard (`RSSI`, Apple's `ManufacturerData`).
+    WAYMARK_BLUEZ_DEVICE = 4,
+    /// A device BlueZ already knew when the connection started: its data, not a sighting.
+    WAYMARK_BLUEZ_DEVICE_KNOWN = 5,
+    WAYMARK_BLUEZ_DEVICE_REMOVED = 6,
+    /// `org.bluez` left the bus (bluetoothd stopped) or came back.
+    WAYMARK_BLUEZ_SERVICE_GONE = 7,
+    WAYMARK_BLUEZ_SERVICE_BACK = 8,
+};
+
+/// The longest Apple manufacturer data kept; longer data is reported with its length only.
+#define WAYMARK_BLUEZ_APPLE_CAPACITY 32
+
+struct waymark_bluez_event {
+    int kind;
+    /// The adapter's or the device's object path (`/org/bluez/hci0`, `/org/bluez/hci0/dev_…`).
+    char path[128];
+    /// For adapters: 1 on, 0 off, -1 not said.
+    int powered;
+    int has_rssi;
+    int rssi;
+    /// -1 when the update carries no manufacturer data of company 0x004C (Apple); else its length, which may be
+    /// more than `WAYMARK_BLUEZ_APPLE_CAPACITY` (then `apple` holds its start).
+    int apple_length;
+    uint8_t apple[WAYMARK_BLUEZ_APPLE_CAPACITY];
+};
+
+/// Loads libsystemd.so.0 (once); NULL when it is loaded, else why not.
+const char *waymark_bluez_library_open(void);
+
+/// Connects to `address` (a D-Bus address), or to the system bus when NULL (`DBUS_SYSTEM_BUS_ADDRESS` or the
+/// default socket), and subscribes to BlueZ's signals. Returns 0, or a negative errno with `error` filled.
+int waymark_bus_open(const char *address, waymark_bus **bus, char *error, size_t error_size);
+void waymark_bus_close(waymark_bus *bus);
+
+/// Asks BlueZ for its objects (adapters and devices: queued as `ADAPTER` and `DEVICE_KNOWN`) and for the
+/// unique name that owns `org.bluez`. Returns 0, or a negative errno with `error` filled (e.g.
+/// `org.freedesktop.DBus.Error.ServiceUnknown: …` when bluetoothd does not run).
+int waymark_bluez_load(waymark_bus *bus, char *error, size_t error_size);
+
+/// `SetDiscoveryFilter({Transport: "le", DuplicateData: true})` then `StartDiscovery`, or `StopDiscovery`, on the
+/// adapter at `adapter_path`. Returns 0, or a negative errno with BlueZ's error name and message in `error`.
+int waymark_bluez_discover(waymark_bus *bus, const char *adapter_path, int start, char *error, size_t error_size);
+
+/// Waits until the bus has input, `wake_fd` (an eventfd, or -1) is readable, or `timeout_usec` passed;
+/// then reads and dispatches what came. Returns 0, or a negative errno when the connection is lost.
+int waymark_bus_run(waymark_bus *bus, int wake_fd, uint64_t timeout_usec);
+
+/// Takes the oldest queued event into `event`; returns 0 when none is left.
+int waymark_bus_next(waymark_bus *bus, struct waymark_bluez_event *event);
+
+/// Events dropped because the queue was full (the reader fell behind), since the connection opened.
+uint64_t waymark_bus_overflows(const waymark_bus *bus);
+
+/// An eventfd for `waymark_bus_run`'s `wake_fd` (close(2) it when done); -1 with errno on failure.
+int waymark_wake_fd_open(void);
+/// Makes `wake_fd` readable: a waiting `waymark_bus_run` returns.
+void waymark_wake_fd_signal(int wake_fd);
+/// Makes `wake_fd` unreadable again.
+void waymark_wake_fd_clear(int wake_fd);
+
+#endif

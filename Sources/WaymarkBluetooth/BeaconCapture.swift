@@ -1,0 +1,78 @@
+import WaymarkCore
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A Bluetooth capture for `waymark replay`: the LE advertising reports of a btsnoop file (``BtsnoopReader``),
+/// each with Apple manufacturer data turned into what the live source would have said of it, in time order.
+public struct BeaconCapture: Sendable {
+    /// One advertisement of the capture: its time, and a sighting or a rejection.
+    public struct Report: Hashable, Sendable {
+        public var time: Timestamp
+        public var event: BeaconSourceEvent
+    }
+
+    public let reports: [Report]
+    /// The capture's own counts: records read, advertisements without Apple data, malformed records skipped.
+    public let reader: BtsnoopReader
+
+    /// Turns the reports of `reader` into the live source's events: an advertisement without Apple manufacturer
+    /// data is skipped (BlueZ would report it, and the live source ignore it), one without an RSSI is
+    /// ``BeaconRejection/badRSSI``.
+    public init(_ reader: BtsnoopReader) {
+        self.reader = reader
+        var reports: [Report] = []
+        for advertisement in reader.reports {
+            guard
+                let apple = AdvertisingData.manufacturerData(
+                    companyID: AdvertisingData.appleCompanyID,
+                    in: advertisement.data
+                )
+            else { continue }
+            let event: BeaconSourceEvent
+            if let rssi = advertisement.rssi {
+                switch IBeaconFrame.parse(apple, rssi: rssi) {
+                case .success(let sighting): event = .sighting(sighting)
+                case .failure(let rejection): event = .rejected(rejection)
+                }
+            } else {
+                event = .rejected(.badRSSI)
+            }
+            reports.append(Report(time: advertisement.time, event: event))
+        }
+        // A capture is in the order of its records; adapters' clocks do not go backwards, but a spliced file may.
+        self.reports = reports.enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }
+            .map(\.element)
+    }
+
+    /// Reads the btsnoop file at `path`.
+    ///
+    /// - Throws: ``BtsnoopError`` for a file that cannot be read or is no btsnoop capture.
+    public static func open(_ path: String) throws(BtsnoopError) -> BeaconCapture {
+        guard let bytes = readAll(path) else {
+            throw BtsnoopError(code: .truncated, file: path, offset: 0, message: String(cString: strerror(errno)))
+        }
+        return BeaconCapture(try BtsnoopReader(parsing: bytes, fileName: path))
+    }
+
+    /// Whether the file at `path` starts as a btsnoop capture does.
+    public static func isBtsnoop(_ path: String) -> Bool {
+        guard let file = fopen(path, "rb") else { return false }
+        defer { fclose(file) }
+        var magic = [UInt8](repeating: 0, count: 8)
+        return fread(&magic, 1, 8, file) == 8 && magic == Array("btsnoop".utf8) + [0]
+    }
+
+    private static func readAll(_ path: String) -> [UInt8]? {
+        guard let file = fopen(path, "rb") else { return nil }
+        defer { fclose(file) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let count = fread(&chunk, 1, chunk.count, file)
+            bytes += chunk[0..<count]
+            if count < chunk.count { return ferror(file) == 0 ? bytes : nil }
+        }
+    }
+}

@@ -1,0 +1,85 @@
+import CBlueZ
+import Synchronization
+import WaymarkCore
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The live beacon source: BlueZ over D-Bus, on the thread that calls ``run(emit:)``.
+///
+/// It finds the adapter (`[beacons] adapter`, or the first powered one), sets BlueZ's discovery filter (LE,
+/// duplicates reported), starts discovery, and turns each advertisement of a device with Apple manufacturer
+/// data into a sighting or a counted rejection. A missing bus, bluetoothd gone, no adapter, an adapter off and a
+/// refused discovery are each said once (``BeaconSourceEvent/failure(_:)``) and retried with backoff; a lost
+/// connection is made again. While the agent is paused (``setContinuous(_:)`` false) it scans on its duty cycle.
+public final class BlueZScanner: Sendable {
+    public let configuration: BlueZConfiguration
+    private let clock: @Sendable () -> (monotonic: MonotonicInstant, wallClock: Timestamp)
+    private let control = Mutex(Control())
+    /// Wakes a waiting ``run(emit:)`` for a change of ``setContinuous(_:)`` or ``stop()``.
+    private let wakeFD: Int32
+
+    private struct Control {
+        var stopped = false
+        var continuous = true
+    }
+
+    /// - Parameter clock: the monotonic and the wall clock, read when an advertisement arrives.
+    public init(
+        configuration: BlueZConfiguration,
+        clock: @escaping @Sendable () -> (monotonic: MonotonicInstant, wallClock: Timestamp)
+    ) {
+        self.configuration = configuration
+        self.clock = clock
+        wakeFD = waymark_wake_fd_open()
+    }
+
+    deinit { if wakeFD >= 0 { close(wakeFD) } }
+
+    /// Scans all the time (true: the agent is tracking) or on the duty cycle (false: paused).
+    public func setContinuous(_ continuous: Bool) {
+        let changed = control.withLock { control in
+            defer { control.continuous = continuous }
+            return control.continuous != continuous
+        }
+        if changed { waymark_wake_fd_signal(wakeFD) }
+    }
+
+    /// Ends ``run(emit:)``: discovery is stopped and the connection closed.
+    public func stop() {
+        control.withLock { $0.stopped = true }
+        waymark_wake_fd_signal(wakeFD)
+    }
+
+    /// Scans until ``stop()``, handing `emit` the updates in batches (at most one per
+    /// ``BlueZConfiguration/batchInterval`` while only advertisements come; a change of state at once).
+    public func run(emit: ([BeaconUpdate]) -> Void) {
+        var session = ScanSession(configuration: configuration, now: clock().monotonic)
+        var pending: [BeaconUpdate] = []
+        var lastEmit = clock().monotonic
+        while true {
+            waymark_wake_fd_clear(wakeFD)
+            let (stopped, continuous) = control.withLock { ($0.stopped, $0.continuous) }
+            if stopped { break }
+            let now = clock().monotonic
+            var deadline = session.step(continuous: continuous, now: now) { pending.append(update($0)) }
+            if !pending.isEmpty { deadline = min(deadline, lastEmit + configuration.batchInterval) }
+            session.wait(wakeFD: wakeFD, until: deadline, now: now) { pending.append(update($0)) }
+            let after = clock().monotonic
+            if !pending.isEmpty, after - lastEmit >= configuration.batchInterval || session.changedState {
+                emit(pending)
+                pending.removeAll(keepingCapacity: true)
+                lastEmit = after
+                session.changedState = false
+            }
+        }
+        session.close { pending.append(update($0)) }
+        if !pending.isEmpty { emit(pending) }
+    }
+
+    private func update(_ event: BeaconSourceEvent) -> BeaconUpdate {
+        let (monotonic, wallClock) = clock()
+        return BeaconUpdate(event, monotonic: monotonic, wallClock: wallClock)
+    }
+}

@@ -1,0 +1,121 @@
+import CBlueZ
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A connection to a D-Bus bus, subscribed to BlueZ's signals (the `CBlueZ` C target, on sd-bus).
+final class BusConnection {
+    /// What the bus said of BlueZ, one at a time.
+    enum Message {
+        case adapter(path: String, powered: Bool?)
+        case adapterPowered(path: String, powered: Bool)
+        case adapterRemoved(path: String)
+        /// A device's update: `known` for a device BlueZ had before this connection (its data, no sighting).
+        case device(path: String, rssi: Int?, apple: AppleData?, known: Bool)
+        case deviceRemoved(path: String)
+        case serviceGone
+        case serviceBack
+    }
+
+    /// Manufacturer data of company 0x004C, up to its first 32 bytes, with its whole length.
+    struct AppleData: Hashable {
+        var bytes: [UInt8]
+        var length: Int
+    }
+
+    /// A call refused or a connection lost: BlueZ's or the bus's own words.
+    struct Failure: Error, CustomStringConvertible {
+        var code: Int32
+        var description: String
+    }
+
+    private let bus: OpaquePointer
+
+    /// Connects to `address`, or to the system bus when nil.
+    init(address: String?) throws(Failure) {
+        var bus: OpaquePointer?
+        var error = [CChar](repeating: 0, count: 512)
+        let code: Int32 =
+            if let address {
+                waymark_bus_open(address, &bus, &error, error.count)
+            } else {
+                waymark_bus_open(nil, &bus, &error, error.count)
+            }
+        guard code == 0, let bus else { throw Failure(code: code, description: Self.text(error)) }
+        self.bus = bus
+    }
+
+    deinit { waymark_bus_close(bus) }
+
+    /// Asks for BlueZ's adapters and devices (then read with ``next()``).
+    func load() throws(Failure) {
+        var error = [CChar](repeating: 0, count: 512)
+        let code = waymark_bluez_load(bus, &error, error.count)
+        guard code == 0 else { throw Failure(code: code, description: Self.text(error)) }
+    }
+
+    /// Starts LE discovery with duplicates reported, or stops it, on the adapter at `adapterPath`.
+    func discover(on adapterPath: String, start: Bool) throws(Failure) {
+        var error = [CChar](repeating: 0, count: 512)
+        let code = waymark_bluez_discover(bus, adapterPath, start ? 1 : 0, &error, error.count)
+        guard code == 0 else { throw Failure(code: code, description: Self.text(error)) }
+    }
+
+    /// Waits for input, a signal on `wakeFD`, or `timeout`, and reads what came.
+    func run(wakeFD: Int32, timeout: Duration) throws(Failure) {
+        let microseconds = UInt64(clamping: max(timeout.nanoseconds, 0) / 1000)
+        let code = waymark_bus_run(bus, wakeFD, microseconds)
+        guard code == 0 else {
+            throw Failure(code: code, description: "the connection to the bus was lost: \(Self.errorText(code))")
+        }
+    }
+
+    /// Events lost because they came faster than they were read.
+    var overflows: UInt64 { waymark_bus_overflows(bus) }
+
+    /// The oldest message not yet read.
+    func next() -> Message? {
+        var event = waymark_bluez_event()
+        while waymark_bus_next(bus, &event) != 0 {
+            if let message = Self.message(event) { return message }
+        }
+        return nil
+    }
+
+    private static func message(_ event: waymark_bluez_event) -> Message? {
+        let path = withUnsafeBytes(of: event.path) { raw in
+            String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+        }
+        let powered: Bool? = event.powered < 0 ? nil : event.powered != 0
+        switch Int(event.kind) {
+        case Int(WAYMARK_BLUEZ_ADAPTER.rawValue): return .adapter(path: path, powered: powered)
+        case Int(WAYMARK_BLUEZ_ADAPTER_POWERED.rawValue):
+            return powered.map { .adapterPowered(path: path, powered: $0) }
+        case Int(WAYMARK_BLUEZ_ADAPTER_REMOVED.rawValue): return .adapterRemoved(path: path)
+        case Int(WAYMARK_BLUEZ_DEVICE.rawValue), Int(WAYMARK_BLUEZ_DEVICE_KNOWN.rawValue):
+            var apple: AppleData?
+            if event.apple_length >= 0 {
+                let length = Int(event.apple_length)
+                let bytes = withUnsafeBytes(of: event.apple) { Array($0.prefix(min(length, $0.count))) }
+                apple = AppleData(bytes: bytes, length: length)
+            }
+            return .device(
+                path: path,
+                rssi: event.has_rssi != 0 ? Int(event.rssi) : nil,
+                apple: apple,
+                known: Int(event.kind) == Int(WAYMARK_BLUEZ_DEVICE_KNOWN.rawValue)
+            )
+        case Int(WAYMARK_BLUEZ_DEVICE_REMOVED.rawValue): return .deviceRemoved(path: path)
+        case Int(WAYMARK_BLUEZ_SERVICE_GONE.rawValue): return .serviceGone
+        case Int(WAYMARK_BLUEZ_SERVICE_BACK.rawValue): return .serviceBack
+        default: return nil
+        }
+    }
+
+    private static func text(_ buffer: [CChar]) -> String {
+        String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    private static func errorText(_ code: Int32) -> String { String(cString: strerror(abs(code))) }
+}
