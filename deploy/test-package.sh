@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The Debian package's acceptance on this machine (as root, or through sudo): builds it, runs lintian and
 # systemd-analyze on it, installs it with dpkg, runs the installed agent as the waymark user on the Regensburg
-# drive through a real gpsd under strace (every system call must pass the unit's SystemCallFilter=), then
+# drive through a real gpsd, scanning for beacons on a D-Bus bus with a BlueZ stand-in, under strace (every
+# system call must pass the unit's SystemCallFilter=), then
 # removes and purges it and checks that nothing of it is left. systemd need not be PID 1: the maintainer
 # scripts work without it. Changes the machine (a package and a user): meant for CI and test machines.
 #   deploy/test-package.sh
@@ -57,7 +58,7 @@ exposure=$(systemd-analyze security --offline=true "$unit" 2>&1 | sed -n 's/.*Ov
 step "exposure $exposure (at most 1.5)"
 [ -n "$exposure" ] && awk -v e="$exposure" 'BEGIN { exit !(e <= 1.5) }' || fail "exposure $exposure is above 1.5"
 
-step "the installed agent, as user waymark, on the Regensburg drive through gpsd, under strace"
+step "the installed agent, as user waymark, on the Regensburg drive through gpsd, scanning for beacons, under strace"
 work=$(mktemp -d)
 chmod 755 "$work"
 cleanup() {
@@ -95,13 +96,49 @@ for _ in $(seq 100); do
     sleep 0.1
 done
 [ "$ready" = 1 ] || fail "gpsd or the notify socket did not come up within 10 s"
+# Beacons: a D-Bus bus of the test's own with python3-dbusmock's BlueZ stand-in, so that the trace has sd-bus's
+# system calls too (libsystemd loaded, the bus's socket, its poll), and a beacon region entered.
+bus="unix:path=$work/bus.sock"
+printf '%s\n' '<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"' \
+    ' "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">' \
+    "<busconfig><type>session</type><listen>$bus</listen><auth>EXTERNAL</auth>" \
+    '<policy context="default"><allow user="*"/><allow own="*"/><allow send_destination="*" eavesdrop="true"/>' \
+    '<allow eavesdrop="true"/></policy></busconfig>' \
+    >"$work/bus.conf"
+dbus-daemon --config-file="$work/bus.conf" --nofork --nopidfile 2>/dev/null &
+pids="$pids $!"
+for _ in $(seq 100); do [ -S "$work/bus.sock" ] && break; sleep 0.1; done
+[ -S "$work/bus.sock" ] || fail "dbus-daemon did not come up within 10 s"
+chmod 777 "$work/bus.sock"
+DBUS_SYSTEM_BUS_ADDRESS="$bus" /usr/bin/python3 -m dbusmock --system --template bluez5 >/dev/null 2>&1 &
+pids="$pids $!"
+# One command to the BlueZ stand-in (Tests/Fixtures/bluez/bluez-driver.py); succeeds when its answer has `match`.
+bluez() { echo "$1" | /usr/bin/python3 Tests/Fixtures/bluez/bluez-driver.py "$bus" 2>/dev/null | grep -q "${2:-\"ok\": true}"; }
+ready=0
+for _ in $(seq 100); do bluez '{"op": "adapter", "name": "hci0"}' && { ready=1; break; }; sleep 0.1; done
+[ "$ready" = 1 ] || fail "the BlueZ stand-in did not come up within 10 s"
+uuid=E2C56DB5-DFFB-48D2-B060-D0F5A71096E0
+printf '{"type": "FeatureCollection", "features": [{"type": "Feature", "geometry": null, "properties": %s}]}\n' \
+    "{\"id\": \"trailer-7\", \"beacon\": {\"uuid\": \"$uuid\"}}" >"$work/regions.geojson"
+printf '[regions]\nfile = "%s"\n\n[beacons]\nenabled = true\nbus = "%s"\n' "$work/regions.geojson" "$bus" \
+    >"$work/waymark.toml"
+chmod 644 "$work/regions.geojson" "$work/waymark.toml"
 # Tracing needs ptrace, which some containers refuse: then the agent runs untraced and says so.
 tracer=($sudo strace -f -qq -o "$work/trace")
 $sudo strace -qq -o /dev/null true 2>/dev/null || { tracer=($sudo); step "strace cannot trace here (ptrace refused): the system calls go unchecked"; }
 "${tracer[@]}" runuser -u waymark -- env NOTIFY_SOCKET="$work/notify" WATCHDOG_USEC=2000000 \
-    /usr/bin/waymark run --print --gpsd "127.0.0.1:$gpsd_port" >"$work/events.jsonl" 2>"$work/stderr" &
+    /usr/bin/waymark run --print --config "$work/waymark.toml" --gpsd "127.0.0.1:$gpsd_port" \
+    >"$work/events.jsonl" 2>"$work/stderr" &
 agent=$!
 pids="$pids $agent"
+# Once the agent scans, a beacon of the region advertises.
+for _ in $(seq 200); do bluez '{"op": "discovering", "name": "hci0"}' '"value": true' && break; sleep 0.1; done
+bluez '{"op": "device", "name": "hci0", "address": "C0:FF:EE:00:00:07"}' || fail "the BlueZ stand-in refused a device"
+frame="0215$(echo "$uuid" | tr -d -)00070001C5"
+bluez "{\"op\": \"advertise\", \"path\": \"/org/bluez/hci0/dev_C0_FF_EE_00_00_07\", \"rssi\": -60, \"data\": \"$frame\"}" \
+    || fail "the BlueZ stand-in refused an advertisement"
+# The agent hands advertisements on four times a second: the enter comes within a moment.
+for _ in $(seq 100); do grep -q '"event":"enter","id":"trailer-7"' "$work/events.jsonl" && break; sleep 0.1; done
 for _ in $(seq 1200); do
     grep -q '"code":"no_device"' "$work/events.jsonl" 2>/dev/null && break
     kill -0 "$agent" 2>/dev/null || break
@@ -116,6 +153,10 @@ wait "$agent" || fail "the agent did not stop cleanly: $(cat "$work/stderr")"
 locations=$(grep -c '"type":"location"' "$work/events.jsonl" || true)
 step "$locations location events; logs: $(ls /var/log/waymark | tr '\n' ' ')"
 [ "$locations" -gt 700 ] || fail "only $locations location events: $(tail -5 "$work/stderr")"
+grep '"type":"region"' "$work/events.jsonl" | grep '"event":"enter"' | grep -q '"id":"trailer-7"' \
+    || fail "the beacon region was not entered: $(grep -i 'region\|beacon\|bluetooth' "$work/stderr" | head -5;
+        grep '"type":"region\|"type":"beacon\|"type":"error' "$work/events.jsonl" | head -5)"
+step "the beacon region entered"
 ! grep -q '"code":"operations_output"' "$work/events.jsonl" || fail "the status file could not be written"
 status_code=0
 $sudo /usr/bin/waymark status >"$work/status" || status_code=$?

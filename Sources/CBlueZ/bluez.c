@@ -24,7 +24,6 @@ static struct {
     sd_bus *(*flush_close_unref)(sd_bus *bus);
     int (*get_fd)(sd_bus *bus);
     int (*get_events)(sd_bus *bus);
-    int (*get_timeout)(sd_bus *bus, uint64_t *timeout_usec);
     int (*process)(sd_bus *bus, sd_bus_message **message);
     int (*add_match)(sd_bus *bus, sd_bus_slot **slot, const char *match, sd_bus_message_handler_t callback,
                      void *userdata);
@@ -68,7 +67,6 @@ static void waymark_sd_load(void) {
     WAYMARK_FIND(library, flush_close_unref, "sd_bus_flush_close_unref");
     WAYMARK_FIND(library, get_fd, "sd_bus_get_fd");
     WAYMARK_FIND(library, get_events, "sd_bus_get_events");
-    WAYMARK_FIND(library, get_timeout, "sd_bus_get_timeout");
     WAYMARK_FIND(library, process, "sd_bus_process");
     WAYMARK_FIND(library, add_match, "sd_bus_add_match");
     WAYMARK_FIND(library, call_method, "sd_bus_call_method");
@@ -96,6 +94,8 @@ const char *waymark_bluez_library_open(void) {
 #define WAYMARK_QUEUE_LIMIT 65536
 /// `waymark_bus_run` returns to its reader once this many events wait.
 #define WAYMARK_QUEUE_BATCH 256
+/// `waymark_bus_run` handles at most this many messages before it returns.
+#define WAYMARK_PROCESS_LIMIT 1024
 
 struct waymark_bus {
     sd_bus *bus;
@@ -106,7 +106,6 @@ struct waymark_bus {
     size_t head;
     size_t count;
     size_t capacity;
-    uint64_t overflows;
 };
 
 static struct waymark_bluez_event *waymark_push(waymark_bus *bus, int kind, const char *path) {
@@ -118,10 +117,8 @@ static struct waymark_bluez_event *waymark_push(waymark_bus *bus, int kind, cons
             size_t capacity = bus->capacity == 0 ? 64 : bus->capacity * 2;
             struct waymark_bluez_event *events =
                 capacity > WAYMARK_QUEUE_LIMIT ? NULL : realloc(bus->events, capacity * sizeof *events);
-            if (events == NULL) {
-                bus->overflows += 1;
-                return NULL;
-            }
+            // A reader this far behind (only BlueZ's answer to GetManagedObjects can hold so many) loses the rest.
+            if (events == NULL) return NULL;
             bus->events = events;
             bus->capacity = capacity;
         }
@@ -147,7 +144,6 @@ int waymark_bus_next(waymark_bus *bus, struct waymark_bluez_event *event) {
     return 1;
 }
 
-uint64_t waymark_bus_overflows(const waymark_bus *bus) { return bus->overflows; }
 
 static void waymark_set_error(char *error, size_t error_size, const char *what, const sd_bus_error *bus_error,
                               int code) {
@@ -182,8 +178,9 @@ static int waymark_read_manufacturer_data(sd_bus_message *m, struct waymark_blue
             r = waymark_sd.read_array(m, 'y', &bytes, &size);
             if (r < 0) return r;
             if (event != NULL) {
-                event->apple_length = size > INT32_MAX ? INT32_MAX : (int)size;
-                memcpy(event->apple, bytes, size < WAYMARK_BLUEZ_APPLE_CAPACITY ? size : WAYMARK_BLUEZ_APPLE_CAPACITY);
+                size_t kept = size < WAYMARK_BLUEZ_APPLE_CAPACITY ? size : WAYMARK_BLUEZ_APPLE_CAPACITY;
+                event->apple_length = (int)kept;
+                if (kept > 0) memcpy(event->apple, bytes, kept);
             }
             r = waymark_sd.exit_container(m);
         } else {
@@ -217,8 +214,10 @@ static int waymark_read_properties(sd_bus_message *m, struct waymark_bluez_event
             r = waymark_sd.enter_container(m, 'v', "n");
             if (r >= 0) r = waymark_sd.read_basic(m, 'n', &rssi);
             if (r >= 0) r = waymark_sd.exit_container(m);
-            event->has_rssi = 1;
-            event->rssi = rssi;
+            if (r >= 0) {
+                event->has_rssi = 1;
+                event->rssi = rssi;
+            }
         } else if (event != NULL && contents != NULL && strcmp(key, "ManufacturerData") == 0 &&
                    strcmp(contents, "a{qv}") == 0) {
             r = waymark_read_manufacturer_data(m, event);
@@ -227,7 +226,7 @@ static int waymark_read_properties(sd_bus_message *m, struct waymark_bluez_event
             r = waymark_sd.enter_container(m, 'v', "b");
             if (r >= 0) r = waymark_sd.read_basic(m, 'b', &powered);
             if (r >= 0) r = waymark_sd.exit_container(m);
-            event->powered = powered ? 1 : 0;
+            if (r >= 0) event->powered = powered ? 1 : 0;
         } else {
             r = waymark_sd.skip(m, "v");
         }
@@ -470,22 +469,25 @@ int waymark_bluez_discover(waymark_bus *bus, const char *adapter_path, int start
     return 0;
 }
 
-int waymark_bus_run(waymark_bus *bus, int wake_fd, uint64_t timeout_usec) {
-    // First what is already read (a method call's wait may have queued signals), then poll.
-    for (;;) {
+/// Dispatches what the connection has read: until nothing is left (0), the reader has a batch to take or a
+/// bounded number of messages were handled (1: more may wait), or the connection failed (negative). The bound
+/// lets a flood of signals that queue nothing (another sender's, devices without Apple data) still return.
+static int waymark_dispatch(waymark_bus *bus) {
+    for (int handled = 0; handled < WAYMARK_PROCESS_LIMIT && bus->count < WAYMARK_QUEUE_BATCH; handled++) {
         int r = waymark_sd.process(bus->bus, NULL);
-        if (r < 0) return r;
-        if (r == 0) break;
-        if (bus->count >= WAYMARK_QUEUE_BATCH) return 0;
+        if (r <= 0) return r;
     }
-    if (bus->count > 0) return 0;
+    return 1;
+}
+
+int waymark_bus_run(waymark_bus *bus, int wake_fd, uint64_t timeout_usec) {
+    // First what is already read (a method call's wait may have queued signals), then poll. The beacon source
+    // makes its calls synchronously, so no call of its own waits for an answer here: sd-bus's own timeout
+    // (`sd_bus_get_timeout`) has nothing to time out, and the caller's timeout is the poll's.
+    int r = waymark_dispatch(bus);
+    if (r != 0 || bus->count > 0) return r < 0 ? r : 0;
     int events = waymark_sd.get_events(bus->bus);
     if (events < 0) return events;
-    uint64_t bus_timeout = UINT64_MAX;
-    int r = waymark_sd.get_timeout(bus->bus, &bus_timeout);
-    if (r < 0) return r;
-    // sd-bus's timeout is an absolute CLOCK_MONOTONIC time; only a pending method call sets one, and the beacon
-    // source makes its calls synchronously: poll for the caller's timeout.
     struct pollfd fds[2] = {
         {.fd = waymark_sd.get_fd(bus->bus), .events = (short)events},
         {.fd = wake_fd, .events = POLLIN},
@@ -493,11 +495,9 @@ int waymark_bus_run(waymark_bus *bus, int wake_fd, uint64_t timeout_usec) {
     int milliseconds = timeout_usec / 1000 > INT32_MAX ? INT32_MAX : (int)((timeout_usec + 999) / 1000);
     r = poll(fds, wake_fd >= 0 ? 2 : 1, milliseconds);
     if (r < 0 && errno != EINTR) return -errno;
-    for (;;) {
-        r = waymark_sd.process(bus->bus, NULL);
-        if (r < 0) return r;
-        if (r == 0 || bus->count >= WAYMARK_QUEUE_BATCH) return 0;
-    }
+    if (wake_fd >= 0 && (fds[1].revents & POLLIN)) waymark_wake_fd_clear(wake_fd);
+    r = waymark_dispatch(bus);
+    return r < 0 ? r : 0;
 }
 
 int waymark_wake_fd_open(void) { return eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK); }

@@ -158,12 +158,12 @@ public enum Agent {
                 core.monitor(loaded, at: update.wallClock, now: update.monotonic)
                 core.monitorBeacons(loaded.beaconRegions, now: update.monotonic)
             }
-            // The advertisements heard up to this report, on the same simulated clock.
-            beaconReplay.play(through: update, after: previous, into: &core)
             if let speed, let previous, update.monotonic > previous.monotonic {
                 sink.flush()
                 await stop.sleep(for: (update.monotonic - previous.monotonic) / speed)
             }
+            // The advertisements heard up to this report, on the same simulated clock.
+            beaconReplay.play(through: update, after: previous, into: &core)
             if let previous { advance(&core, from: (previous.monotonic, previous.wallClock), to: update.monotonic) }
             previous = update
             if !core.wantsWatch && update.event.isReceiverData {
@@ -188,6 +188,11 @@ public enum Agent {
             beaconReplay.playRest(after: previous.map { ($0.monotonic, $0.wallClock) }, into: &core)
             ?? previous.map { ($0.monotonic, $0.wallClock) }
         core.finish(now: end?.monotonic ?? .zero, wallClock: end?.wallClock ?? SystemClocks.wall())
+        if beaconReplay.outsideDrive > 0 {
+            logger.warning(
+                "\(beaconReplay.outsideDrive) advertisements of the Bluetooth capture fall outside the drive's times: played at its first or after its last report; is the capture of this drive, and were both clocks right?"
+            )
+        }
         sink.flush()
         if unwatched > 0 { logger.info("\(unwatched) reports skipped while the watch was stopped") }
         return core.counters

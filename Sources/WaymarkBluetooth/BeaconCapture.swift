@@ -30,15 +30,7 @@ public struct BeaconCapture: Sendable {
                     in: advertisement.data
                 )
             else { continue }
-            let event: BeaconSourceEvent
-            if let rssi = advertisement.rssi {
-                switch IBeaconFrame.parse(apple, rssi: rssi) {
-                case .success(let sighting): event = .sighting(sighting)
-                case .failure(let rejection): event = .rejected(rejection)
-                }
-            } else {
-                event = .rejected(.badRSSI)
-            }
+            let event = BeaconSourceEvent.advertisement(appleData: apple, rssi: advertisement.rssi)
             reports.append(Report(time: advertisement.time, event: event))
         }
         // A capture is in the order of its records; adapters' clocks do not go backwards, but a spliced file may.
@@ -51,7 +43,7 @@ public struct BeaconCapture: Sendable {
     /// - Throws: ``BtsnoopError`` for a file that cannot be read or is no btsnoop capture.
     public static func open(_ path: String) throws(BtsnoopError) -> BeaconCapture {
         guard let bytes = readAll(path) else {
-            throw BtsnoopError(code: .truncated, file: path, offset: 0, message: String(cString: strerror(errno)))
+            throw BtsnoopError(code: .cannotRead, file: path, offset: 0, message: String(cString: strerror(errno)))
         }
         return BeaconCapture(try BtsnoopReader(parsing: bytes, fileName: path))
     }

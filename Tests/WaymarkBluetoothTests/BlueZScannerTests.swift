@@ -10,69 +10,14 @@ import WaymarkTestSupport
 @Suite(.serialized) struct BlueZScannerTests {
     static let uuid = "E2C56DB5-DFFB-48D2-B060-D0F5A71096E0"
 
-    /// A scanner on its own thread, and what it emitted.
-    final class Running: Sendable {
-        let scanner: BlueZScanner
-        let updates = Mutex<[BeaconUpdate]>([])
-        let ended = Mutex(false)
-
-        init(bus: String, adapter: String? = nil) {
-            scanner = BlueZScanner(
-                configuration: BlueZConfiguration(
-                    busAddress: bus,
-                    adapter: adapter,
-                    retryMin: .milliseconds(100),
-                    retryMax: .milliseconds(400),
-                    batchInterval: .milliseconds(50)
-                )
-            ) {
-                var now = timespec()
-                clock_gettime(CLOCK_MONOTONIC, &now)
-                return (
-                    MonotonicInstant(nanoseconds: Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec)),
-                    Timestamp(secondsSince1970: Date().timeIntervalSince1970)
-                )
-            }
-            Thread.detachNewThread { [self] in
-                scanner.run { batch in updates.withLock { $0 += batch } }
-                ended.withLock { $0 = true }
-            }
-        }
-
-        var events: [BeaconSourceEvent] { updates.withLock { $0.map(\.event) } }
-
-        /// Waits until `predicate` holds for what was emitted.
-        func wait(_ what: String, seconds: Double = 10, until predicate: ([BeaconSourceEvent]) -> Bool) throws {
-            let deadline = Date().addingTimeInterval(seconds)
-            while !predicate(events) {
-                guard Date() < deadline else { throw TestServerError("no \(what) within \(seconds) s: \(events)") }
-                usleep(20_000)
-            }
-        }
-
-        func stop() {
-            scanner.stop()
-            let deadline = Date().addingTimeInterval(10)
-            while !ended.withLock({ $0 }) && Date() < deadline { usleep(10_000) }
-        }
-    }
-
     static func count(_ events: [BeaconSourceEvent], _ wanted: BeaconSourceEvent) -> Int {
         events.filter { $0 == wanted }.count
-    }
-
-    static func sightings(_ events: [BeaconSourceEvent]) -> [BeaconSighting] {
-        events.compactMap { if case .sighting(let sighting) = $0 { sighting } else { nil } }
-    }
-
-    static func failures(_ events: [BeaconSourceEvent]) -> [ErrorCode] {
-        events.compactMap { if case .failure(let failure) = $0 { failure.code } else { nil } }
     }
 
     @Test func discoversWithTheFilterAndReportsSightingsAndRejections() throws {
         let bus = try BlueZTestBus()
         try bus.send(["op": "adapter", "name": "hci0"])
-        let running = Running(bus: bus.address)
+        let running = RunningScanner(bus: bus.address)
         defer { running.stop() }
         try running.wait("scanning") { $0.contains(.scanning(true)) }
         #expect(try bus.send(["op": "discovering", "name": "hci0"]) as? Bool == true)
@@ -85,14 +30,14 @@ import WaymarkTestSupport
         )
         let frame = BlueZTestBus.iBeaconData(uuid: Self.uuid, major: 7, minor: 42, measuredPower: -59)
         try bus.send(["op": "advertise", "path": path, "rssi": -61, "data": frame])
-        try running.wait("a sighting") { !Self.sightings($0).isEmpty }
+        try running.wait("a sighting") { !$0.sightings.isEmpty }
         let beacon = BeaconID(uuid: BeaconUUID(Self.uuid)!, major: 7, minor: 42)
-        #expect(Self.sightings(running.events) == [BeaconSighting(beacon: beacon, measuredPower: -59, rssi: -61)])
+        #expect(running.events.sightings == [BeaconSighting(beacon: beacon, measuredPower: -59, rssi: -61)])
 
         // An RSSI change alone is one more advertisement heard, with the frame BlueZ already holds.
         try bus.send(["op": "rssi", "path": path, "rssi": -70])
-        try running.wait("a second sighting") { Self.sightings($0).count == 2 }
-        #expect(Self.sightings(running.events).last?.rssi == -70)
+        try running.wait("a second sighting") { $0.sightings.count == 2 }
+        #expect(running.events.sightings.last?.rssi == -70)
 
         // Apple data that is no iBeacon, a short frame, a measured power of 0 and +127, an RSSI out of range.
         try bus.send(["op": "advertise", "path": path, "rssi": -61, "data": "1005031C"])
@@ -109,28 +54,28 @@ import WaymarkTestSupport
         let rejected = running.events.compactMap { if case .rejected(let rejection) = $0 { rejection } else { nil } }
         #expect(rejected == [.notIBeacon, .badLength, .badMeasuredPower, .badMeasuredPower, .badRSSI])
         // The other company's frame carried RSSI -61 with the iBeacon data BlueZ already held: one more sighting.
-        #expect(Self.sightings(running.events).count == 3)
+        #expect(running.events.sightings.count == 3)
     }
 
     @Test func anAdapterSwitchedOffAndBluetoothdGoneAreSaidOnceAndRecovered() throws {
         let bus = try BlueZTestBus()
-        let running = Running(bus: bus.address)
+        let running = RunningScanner(bus: bus.address)
         defer { running.stop() }
-        try running.wait("no adapter") { Self.failures($0) == [.bluetoothNoAdapter] }
+        try running.wait("no adapter") { $0.failures == [.bluetoothNoAdapter] }
         try bus.send(["op": "adapter", "name": "hci0"])
         try running.wait("scanning") { $0.contains(.scanning(true)) }
 
         try bus.send(["op": "power", "name": "hci0", "on": false])
-        try running.wait("the adapter off") { Self.failures($0).last == .bluetoothAdapterOff }
+        try running.wait("the adapter off") { $0.failures.last == .bluetoothAdapterOff }
         #expect(running.events.last(where: { if case .scanning = $0 { true } else { false } }) == .scanning(false))
         try bus.send(["op": "power", "name": "hci0", "on": true])
         try running.wait("scanning again") { Self.count($0, .scanning(true)) == 2 }
 
         bus.stopBlueZ()
-        try running.wait("bluetoothd gone") { Self.failures($0).last == .bluetoothUnavailable }
+        try running.wait("bluetoothd gone") { $0.failures.last == .bluetoothUnavailable }
         usleep(1_000_000)
         // Retried with backoff, and said once.
-        #expect(Self.failures(running.events).filter { $0 == .bluetoothUnavailable }.count == 1)
+        #expect(running.events.failures.filter { $0 == .bluetoothUnavailable }.count == 1)
         try bus.startBlueZ()
         try bus.send(["op": "adapter", "name": "hci0"])
         try running.wait("scanning after bluetoothd came back") { Self.count($0, .scanning(true)) == 3 }
@@ -141,15 +86,15 @@ import WaymarkTestSupport
             "op": "advertise", "path": path, "rssi": -50,
             "data": BlueZTestBus.iBeaconData(uuid: Self.uuid, major: 1, minor: 2),
         ])
-        try running.wait("a sighting after recovery") { !Self.sightings($0).isEmpty }
+        try running.wait("a sighting after recovery") { !$0.sightings.isEmpty }
     }
 
     @Test func aNamedAdapterThatIsMissingIsSaid() throws {
         let bus = try BlueZTestBus()
         try bus.send(["op": "adapter", "name": "hci0"])
-        let running = Running(bus: bus.address, adapter: "hci1")
+        let running = RunningScanner(bus: bus.address, adapter: "hci1")
         defer { running.stop() }
-        try running.wait("no adapter hci1") { Self.failures($0) == [.bluetoothNoAdapter] }
+        try running.wait("no adapter hci1") { $0.failures == [.bluetoothNoAdapter] }
         #expect(!running.events.contains(.scanning(true)))
         try bus.send(["op": "adapter", "name": "hci1"])
         try running.wait("scanning with hci1") { $0.contains(.scanning(true)) }
@@ -157,10 +102,10 @@ import WaymarkTestSupport
     }
 
     @Test func aBusThatIsNotThereIsSaidOnce() throws {
-        let running = Running(bus: "unix:path=/nonexistent/waymark-test-bus")
+        let running = RunningScanner(bus: "unix:path=/nonexistent/waymark-test-bus")
         defer { running.stop() }
-        try running.wait("no bus") { Self.failures($0) == [.bluetoothUnavailable] }
+        try running.wait("no bus") { $0.failures == [.bluetoothUnavailable] }
         usleep(800_000)
-        #expect(Self.failures(running.events) == [.bluetoothUnavailable])
+        #expect(running.events.failures == [.bluetoothUnavailable])
     }
 }

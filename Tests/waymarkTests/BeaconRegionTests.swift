@@ -180,12 +180,18 @@ struct BeaconRegionTests {
         #expect(beaconEvents.count == 3, "\(Self.summary(beaconEvents))")
         // The counters the agent logs when it stops.
         let stderr = agent.stderr
-        for counter in [
-            "beacon_rejected_not_ibeacon=2", "beacon_rejected_bad_length=2", "beacon_rejected_bad_measured_power=2",
-            "beacon_rejected_bad_rssi=1",
-        ] {
-            #expect(stderr.contains(counter), "\(counter) in \(stderr.suffix(600))")
-        }
+        // Each count whole: `=2` followed by a space or the end of the line, not `=20`.
+        let counted = Dictionary(
+            stderr.matches(of: /(beacon_rejected_[a-z_]+)=(\d+)/).map { (String($0.1), Int($0.2)!) },
+            uniquingKeysWith: { $1 }
+        )
+        #expect(
+            counted == [
+                "beacon_rejected_not_ibeacon": 2, "beacon_rejected_bad_length": 2,
+                "beacon_rejected_bad_measured_power": 2, "beacon_rejected_bad_rssi": 1,
+            ],
+            "\(stderr.suffix(600))"
+        )
         let sightings = stderr.firstMatch(of: /beacon_sightings=(\d+)/).map { Int($0.1)! } ?? 0
         #expect(sightings >= 2990 && sightings <= 3000, "beacon_sightings=\(sightings)")
     }

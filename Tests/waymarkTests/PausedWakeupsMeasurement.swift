@@ -132,7 +132,7 @@ struct PausedWakeupsMeasurement {
         }
         // WAYMARK_BEACONS=1 compares two agents saving power, one scanning for beacons on its paused duty cycle
         // (10 s of every minute) through a real dbus-daemon with the BlueZ stand-in, a beacon advertising once a
-        // second all the while.
+        // second, heard while the adapter discovers.
         var bluez: BlueZTestBus?
         var advertiser: Thread?
         if Self.environment["WAYMARK_BEACONS"] == "1" {
@@ -142,8 +142,11 @@ struct PausedWakeupsMeasurement {
             advertiser = Thread {
                 let path = (try? bus.send(["op": "device", "name": "hci0", "address": "C0:FF:EE:00:00:01"])) as? String
                 let frame = BlueZTestBus.iBeaconData(uuid: "E2C56DB5-DFFB-48D2-B060-D0F5A71096E0", major: 1, minor: 1)
+                // Heard only while the adapter discovers, as BlueZ reports advertisements only then.
                 while !Thread.current.isCancelled, let path {
-                    _ = try? bus.send(["op": "advertise", "path": path, "rssi": -60, "data": frame])
+                    if (try? bus.send(["op": "discovering", "name": "hci0"])) as? Bool == true {
+                        _ = try? bus.send(["op": "advertise", "path": path, "rssi": -60, "data": frame])
+                    }
                     Thread.sleep(forTimeInterval: 1)
                 }
             }

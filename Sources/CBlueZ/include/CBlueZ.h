@@ -38,8 +38,8 @@ struct waymark_bluez_event {
     int powered;
     int has_rssi;
     int rssi;
-    /// -1 when the update carries no manufacturer data of company 0x004C (Apple); else its length, which may be
-    /// more than `WAYMARK_BLUEZ_APPLE_CAPACITY` (then `apple` holds its start).
+    /// -1 when the update carries no manufacturer data of company 0x004C (Apple); else the length of its start
+    /// kept in `apple`, at most `WAYMARK_BLUEZ_APPLE_CAPACITY` (longer data is no iBeacon frame either).
     int apple_length;
     uint8_t apple[WAYMARK_BLUEZ_APPLE_CAPACITY];
 };
@@ -67,9 +67,6 @@ int waymark_bus_run(waymark_bus *bus, int wake_fd, uint64_t timeout_usec);
 
 /// Takes the oldest queued event into `event`; returns 0 when none is left.
 int waymark_bus_next(waymark_bus *bus, struct waymark_bluez_event *event);
-
-/// Events dropped because the queue was full (the reader fell behind), since the connection opened.
-uint64_t waymark_bus_overflows(const waymark_bus *bus);
 
 /// An eventfd for `waymark_bus_run`'s `wake_fd` (close(2) it when done); -1 with errno on failure.
 int waymark_wake_fd_open(void);

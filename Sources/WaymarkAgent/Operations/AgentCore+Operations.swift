@@ -48,7 +48,7 @@ extension AgentCore {
         writer.strings("regions", (pipeline.regions.insideIDs + (beacons?.insideIDs ?? [])).sorted())
         if let beacons {
             writer.object("beacons") { section in
-                section.boolean("scanning", operating.beaconScanning ?? false)
+                section.boolean("scanning", beacons.isScanning)
                 section.objects("ranged", beacons.ranged) { entry, ranged in
                     entry.string("uuid", ranged.beacon.uuid.description)
                     entry.integer("major", Int64(ranged.beacon.major))

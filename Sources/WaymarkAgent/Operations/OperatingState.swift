@@ -82,16 +82,6 @@ struct OperatingState {
         return changed
     }
 
-    /// Whether the beacon source scans now; nil until it said.
-    private(set) var beaconScanning: Bool?
-
-    /// Takes a change of the beacon source's scanning.
-    mutating func observeBeaconScanning(_ scanning: Bool) {
-        guard beaconScanning != scanning else { return }
-        beaconScanning = scanning
-        changed = true
-    }
-
     /// Marks a change the state cannot see (an alarm, a deferral window).
     mutating func noteChange() { changed = true }
 }

@@ -4,20 +4,21 @@ extension AgentCore {
     /// Takes one update of the beacon source: a sighting goes through the monitor and the ranger, a rejected
     /// frame is counted, a change of scanning pauses their timers, a failure is an `error` event.
     mutating func process(_ update: BeaconUpdate) {
-        guard var monitor = beacons else { return }
-        var outputs: [BeaconMonitor.Output] = []
+        // The monitor is changed where it is stored (`beacons?.…`): a copy taken out and written back would copy
+        // its tables at every sighting.
+        guard let wasScanning = beacons?.isScanning else { return }
+        let outputs: [BeaconMonitor.Output]
         switch update.event {
         case .sighting(let sighting):
-            beaconCounters.count("beacon_sightings")
-            outputs = monitor.observe(sighting, now: update.monotonic)
+            beaconSightings += 1
+            outputs = beacons?.observe(sighting, now: update.monotonic) ?? []
         case .rejected(let rejection):
-            beaconCounters.count("beacon_rejected_\(rejection.reason)")
+            beaconRejections[rejection, default: 0] += 1
+            outputs = []
         case .scanning(let scanning):
-            operating.observeBeaconScanning(scanning)
-            outputs = monitor.setScanning(scanning, now: update.monotonic)
+            outputs = beacons?.setScanning(scanning, now: update.monotonic) ?? []
         case .failure(let failure):
-            operating.observeBeaconScanning(false)
-            outputs = monitor.setScanning(false, now: update.monotonic)
+            outputs = beacons?.setScanning(false, now: update.monotonic) ?? []
             var events = [
                 Event(
                     time: eventTime(at: update.monotonic, wallClock: update.wallClock),
@@ -26,23 +27,20 @@ extension AgentCore {
             ]
             deliver(&events, now: update.monotonic)
         }
-        beacons = monitor
+        if beacons?.isScanning != wasScanning { operating.noteChange() }
         deliverBeacons(outputs, now: update.monotonic, wallClock: update.wallClock)
     }
 
-    /// The exits and losses due by `now`.
+    /// The exits and losses due by `now`, once the sightings heard before them have had ``beaconLatency`` to come.
     mutating func advanceBeacons(to now: MonotonicInstant, wallClock: Timestamp) {
-        guard var monitor = beacons, let deadline = monitor.nextDeadline, deadline <= now else { return }
-        let outputs = monitor.advance(to: now)
-        beacons = monitor
-        deliverBeacons(outputs, now: now, wallClock: wallClock)
+        guard let deadline = beacons?.nextDeadline, deadline + beaconLatency <= now else { return }
+        deliverBeacons(beacons?.advance(to: now) ?? [], now: now, wallClock: wallClock)
     }
 
     /// Monitors the beacon regions of a loaded region file: those kept by id keep their states.
     mutating func monitorBeacons(_ regions: [BeaconRegion], now: MonotonicInstant) {
-        guard var monitor = beacons else { return }
-        monitor.replace(regions, now: now)
-        beacons = monitor
+        guard beacons != nil else { return }
+        beacons?.replace(regions, now: now)
         beaconRegionsChanged = true
     }
 

@@ -30,8 +30,13 @@ struct AgentCore {
     var beacons: BeaconMonitor?
     /// Whether a beacon region's state changed since the states were last saved.
     var beaconRegionsChanged = false
-    /// Sightings and rejected frames of the beacon source.
-    var beaconCounters = Counters()
+    /// How late the beacon source's sightings may reach the core (its batches): a region's exit or a beacon's loss
+    /// waits that much past its deadline, so that a sighting heard before the deadline comes first. Zero in a
+    /// replay, whose advertisements come in time order.
+    var beaconLatency: Duration = .zero
+    /// The beacon source's sightings, and its rejected frames by reason.
+    var beaconSightings = 0
+    var beaconRejections: [BeaconRejection: Int] = [:]
 
     /// - Parameters:
     ///   - savedInside: the regions saved as inside before this start, or nil; the spool's when there is one.
@@ -111,7 +116,8 @@ struct AgentCore {
     var counters: Counters {
         var counters = pipeline.counters
         if let storage { counters.count("spool_commits", by: storage.commits) }
-        for (name, value) in beaconCounters.values { counters.count(name, by: value) }
+        if beaconSightings > 0 { counters.count("beacon_sightings", by: beaconSightings) }
+        for (rejection, count) in beaconRejections { counters.count("beacon_rejected_\(rejection.reason)", by: count) }
         return counters
     }
 
@@ -154,7 +160,7 @@ struct AgentCore {
     var nextDeadline: MonotonicInstant? {
         [
             pipeline.activity.nextDeadline, storage == nil ? nil : deferral.nextDeadline, untimed.deadline,
-            health?.nextDeadline, beacons?.nextDeadline,
+            health?.nextDeadline, beacons?.nextDeadline.map { $0 + beaconLatency },
         ]
         .compactMap { $0 }.min()
     }

@@ -11,15 +11,28 @@ enum BeaconScanning {
         let scanner = BlueZScanner(configuration: settings.scanner) {
             (SystemClocks.monotonic(), SystemClocks.wall())
         }
-        // A core that falls behind loses the oldest advertisements first, never a state change for long: the
-        // buffer holds a minute of batches at their pace.
+        // A core a minute behind (a stuck disk) loses the oldest advertisements first, never a change of state:
+        // those of a dropped batch go with the next one, so that the monitor's scanning clock stays right.
         let (batches, continuation) = AsyncStream.makeStream(
             of: [BeaconUpdate].self,
             bufferingPolicy: .bufferingNewest(240)
         )
         continuation.onTermination = { _ in scanner.stop() }
         DedicatedThread.start(name: "beacons") {
-            scanner.run { continuation.yield($0) }
+            var carried: [BeaconUpdate] = []
+            scanner.run { batch in
+                let now = batch.first?.monotonic ?? .zero
+                let states = carried.map { update in
+                    var update = update
+                    update.monotonic = max(update.monotonic, now)
+                    return update
+                }
+                if case .dropped(let lost) = continuation.yield(states + batch) {
+                    carried = lost.filter(\.event.isState)
+                } else {
+                    carried = []
+                }
+            }
             continuation.finish()
         }
         return (scanner, batches)

@@ -129,6 +129,7 @@ public final class LocationService: Service, Sendable {
             sink: sink,
             logger: logger
         )
+        core.beaconLatency = configuration.beacons.scanner.batchInterval
         core.start(reports: reports, at: SystemClocks.wall(), now: SystemClocks.monotonic())
         let operations = OperationsOutput(configuration: configuration, now: SystemClocks.monotonic(), logger: logger)
         operations.update(&core, now: SystemClocks.monotonic(), wallClock: SystemClocks.wall())

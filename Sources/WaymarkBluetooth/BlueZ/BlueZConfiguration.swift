@@ -16,6 +16,10 @@ public struct BlueZConfiguration: Hashable, Sendable {
     /// Advertisements are handed on together at most this often: 2,000 a second wake the agent's core four
     /// times a second, not 2,000.
     public var batchInterval: Duration
+    /// Advertisements come one D-Bus message each: after a wake-up the source lets them gather this long before
+    /// it reads again (a stop or a change of the duty cycle still wakes it at once), so that 2,000 a second cost
+    /// at most 50 wake-ups, not 2,000.
+    public var gatherInterval: Duration
 
     public init(
         busAddress: String? = nil,
@@ -24,7 +28,8 @@ public struct BlueZConfiguration: Hashable, Sendable {
         retryMax: Duration = .seconds(60),
         scanInterval: Duration = .seconds(60),
         scanWindow: Duration = .seconds(10),
-        batchInterval: Duration = .milliseconds(250)
+        batchInterval: Duration = .milliseconds(250),
+        gatherInterval: Duration = .milliseconds(20)
     ) {
         self.busAddress = busAddress
         self.adapter = adapter
@@ -33,6 +38,7 @@ public struct BlueZConfiguration: Hashable, Sendable {
         self.scanInterval = scanInterval
         self.scanWindow = scanWindow
         self.batchInterval = batchInterval
+        self.gatherInterval = gatherInterval
     }
 
     /// Whether the duty cycle scans at `now`, for a cycle that began at `start`; and when that changes.

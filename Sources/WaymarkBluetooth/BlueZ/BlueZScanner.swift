@@ -55,26 +55,50 @@ public final class BlueZScanner: Sendable {
     /// Scans until ``stop()``, handing `emit` the updates in batches (at most one per
     /// ``BlueZConfiguration/batchInterval`` while only advertisements come; a change of state at once).
     public func run(emit: ([BeaconUpdate]) -> Void) {
+        guard wakeFD >= 0 else {
+            // Out of file descriptors: nothing could wake a wait, so no scanning at all.
+            let failure = BeaconSourceFailure(
+                code: .bluetoothUnavailable,
+                message: "cannot make an eventfd: \(String(cString: strerror(errno)))"
+            )
+            emit([update(.failure(failure))])
+            return
+        }
         var session = ScanSession(configuration: configuration, now: clock().monotonic)
         var pending: [BeaconUpdate] = []
+        var events: [BeaconSourceEvent] = []
+        /// The events of one step or one wait, stamped with one reading of the clocks: they arrived together.
+        func take() {
+            guard !events.isEmpty else { return }
+            let (monotonic, wallClock) = clock()
+            for event in events { pending.append(BeaconUpdate(event, monotonic: monotonic, wallClock: wallClock)) }
+            events.removeAll(keepingCapacity: true)
+        }
         var lastEmit = clock().monotonic
+        var lastWait: MonotonicInstant?
         while true {
-            waymark_wake_fd_clear(wakeFD)
+            // The wait clears the wake-up it returned for; one that came since is still there, and ends the next.
             let (stopped, continuous) = control.withLock { ($0.stopped, $0.continuous) }
             if stopped { break }
-            let now = clock().monotonic
-            var deadline = session.step(continuous: continuous, now: now) { pending.append(update($0)) }
+            var deadline = session.step(continuous: continuous, now: clock().monotonic) { events.append($0) }
+            take()
             if !pending.isEmpty { deadline = min(deadline, lastEmit + configuration.batchInterval) }
-            session.wait(wakeFD: wakeFD, until: deadline, now: now) { pending.append(update($0)) }
-            let after = clock().monotonic
-            if !pending.isEmpty, after - lastEmit >= configuration.batchInterval || session.changedState {
+            if let gathered = lastWait.map({ $0 + configuration.gatherInterval }), gathered < deadline {
+                ScanSession.pause(wakeFD: wakeFD, until: gathered, clock: { clock().monotonic })
+            }
+            lastWait = clock().monotonic
+            session.wait(wakeFD: wakeFD, until: deadline, clock: { clock().monotonic }, emit: { events.append($0) })
+            take()
+            let now = clock().monotonic
+            if !pending.isEmpty, now - lastEmit >= configuration.batchInterval || session.changedState {
                 emit(pending)
                 pending.removeAll(keepingCapacity: true)
-                lastEmit = after
+                lastEmit = now
                 session.changedState = false
             }
         }
-        session.close { pending.append(update($0)) }
+        session.close { events.append($0) }
+        take()
         if !pending.isEmpty { emit(pending) }
     }
 

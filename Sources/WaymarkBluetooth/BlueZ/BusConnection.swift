@@ -11,23 +11,24 @@ final class BusConnection {
         case adapter(path: String, powered: Bool?)
         case adapterPowered(path: String, powered: Bool)
         case adapterRemoved(path: String)
-        /// A device's update: `known` for a device BlueZ had before this connection (its data, no sighting).
-        case device(path: String, rssi: Int?, apple: AppleData?, known: Bool)
+        /// A device's update: its RSSI, its manufacturer data of company 0x004C (Apple; the first 32 bytes: longer
+        /// data is no iBeacon frame either way), `known` for a device BlueZ had before this connection (its data,
+        /// no sighting).
+        case device(path: String, rssi: Int?, apple: [UInt8]?, known: Bool)
         case deviceRemoved(path: String)
         case serviceGone
         case serviceBack
-    }
-
-    /// Manufacturer data of company 0x004C, up to its first 32 bytes, with its whole length.
-    struct AppleData: Hashable {
-        var bytes: [UInt8]
-        var length: Int
     }
 
     /// A call refused or a connection lost: BlueZ's or the bus's own words.
     struct Failure: Error, CustomStringConvertible {
         var code: Int32
         var description: String
+
+        /// BlueZ says our discovery already starts or stops.
+        var isInProgress: Bool { description.contains("org.bluez.Error.InProgress") }
+        /// No answer came in time: the call may have been carried out.
+        var isTimeout: Bool { code == -ETIMEDOUT || description.contains("org.freedesktop.DBus.Error.NoReply") }
     }
 
     private let bus: OpaquePointer
@@ -71,9 +72,6 @@ final class BusConnection {
         }
     }
 
-    /// Events lost because they came faster than they were read.
-    var overflows: UInt64 { waymark_bus_overflows(bus) }
-
     /// The oldest message not yet read.
     func next() -> Message? {
         var event = waymark_bluez_event()
@@ -94,12 +92,8 @@ final class BusConnection {
             return powered.map { .adapterPowered(path: path, powered: $0) }
         case Int(WAYMARK_BLUEZ_ADAPTER_REMOVED.rawValue): return .adapterRemoved(path: path)
         case Int(WAYMARK_BLUEZ_DEVICE.rawValue), Int(WAYMARK_BLUEZ_DEVICE_KNOWN.rawValue):
-            var apple: AppleData?
-            if event.apple_length >= 0 {
-                let length = Int(event.apple_length)
-                let bytes = withUnsafeBytes(of: event.apple) { Array($0.prefix(min(length, $0.count))) }
-                apple = AppleData(bytes: bytes, length: length)
-            }
+            let length = Int(event.apple_length)
+            let apple = length < 0 ? nil : withUnsafeBytes(of: event.apple) { Array($0.prefix(length)) }
             return .device(
                 path: path,
                 rssi: event.has_rssi != 0 ? Int(event.rssi) : nil,

@@ -1,3 +1,4 @@
+import CBlueZ
 import WaymarkCore
 
 #if canImport(Glibc)
@@ -14,6 +15,7 @@ struct ScanSession {
     private var adapters: [String: Bool] = [:]
     /// The adapter scanned with.
     private var adapterPath: String?
+    /// Whether our discovery session runs on ``adapterPath``.
     private var discovering = false
     /// Each device's last RSSI and Apple data: an update may carry only one of them.
     private var devices: [String: Device] = [:]
@@ -30,7 +32,7 @@ struct ScanSession {
 
     private struct Device {
         var rssi: Int?
-        var apple: BusConnection.AppleData?
+        var apple: [UInt8]?
     }
 
     init(configuration: BlueZConfiguration, now: MonotonicInstant) {
@@ -40,49 +42,55 @@ struct ScanSession {
     }
 
     /// Makes the attempts due at `now` (connect, read BlueZ's objects, start or stop discovery); returns when
-    /// the next one is due (or a distant time when none is).
+    /// the next one is due (or a distant time when only a signal can change anything).
     mutating func step(
         continuous: Bool,
         now: MonotonicInstant,
         emit: (BeaconSourceEvent) -> Void
     ) -> MonotonicInstant {
         let idle = now + .seconds(3600)
-        if connection == nil {
+        let connection: BusConnection
+        if let open = self.connection {
+            connection = open
+        } else {
             guard now >= retryAt else { return retryAt }
             do {
                 connection = try BusConnection(address: configuration.busAddress)
-                needsLoad = true
             } catch {
                 fail(.bluetoothUnavailable, "\(busName): \(error)", now: now, emit: emit)
                 return retryAt
             }
+            self.connection = connection
+            needsLoad = true
         }
-        guard let connection else { return retryAt }
         if needsLoad {
             guard now >= retryAt else { return retryAt }
+            // A bluetoothd that came back runs no discovery of ours.
+            stopScanning(emit: emit)
             adapters = [:]
             devices = [:]
             adapterPath = nil
             do {
                 try connection.load()
-                needsLoad = false
-                drain(now: now, emit: emit)
             } catch {
                 fail(.bluetoothUnavailable, "bluetoothd is not reachable on \(busName): \(error)", now: now, emit: emit)
                 return retryAt
             }
+            needsLoad = false
+            drain(now: now, emit: emit)
         }
-        if adapterPath == nil {
+        // Without a configured adapter, the first powered one, chosen again when the one in use is off.
+        if adapterPath == nil || (configuration.adapter == nil && adapters[adapterPath ?? ""] != true) {
             adapterPath = chooseAdapter()
-            guard let adapterPath else {
-                let which = configuration.adapter.map { "adapter \($0)" } ?? "a powered adapter"
-                fail(.bluetoothNoAdapter, "BlueZ has no \(which)", now: now, emit: emit)
-                return idle
-            }
-            _ = adapterPath
         }
-        guard let adapterPath, adapters[adapterPath] == true else {
-            if let adapterPath { fail(.bluetoothAdapterOff, "\(adapterPath) is powered off", now: now, emit: emit) }
+        // No adapter, or one switched off, waits for BlueZ's signal, not for a retry.
+        guard let adapterPath else {
+            let which = configuration.adapter.map { "adapter \($0)" } ?? "a powered adapter"
+            fail(.bluetoothNoAdapter, "BlueZ has no \(which)", now: now, retrying: false, emit: emit)
+            return idle
+        }
+        guard adapters[adapterPath] == true else {
+            fail(.bluetoothAdapterOff, "\(adapterPath) is powered off", now: now, retrying: false, emit: emit)
             return idle
         }
         var wanted = true
@@ -94,69 +102,64 @@ struct ScanSession {
             dutyStart = start
             (wanted, edge) = configuration.dutyCycle(startedAt: start, now: now)
         }
-        if wanted != discovering {
-            guard now >= retryAt else { return min(retryAt, edge ?? idle) }
-            do {
-                try connection.discover(on: adapterPath, start: wanted)
-                discovering = wanted
-                emit(.scanning(wanted))
-                changedState = true
-                if wanted {
-                    backoff.reset()
-                    lastFailure = nil
-                }
-            } catch {
-                if wanted {
-                    fail(.bluetoothDiscoveryFailed, "\(adapterPath): \(error)", now: now, emit: emit)
-                    return min(retryAt, edge ?? idle)
-                }
-                // Stopping failed (the adapter went away meanwhile): BlueZ stops a dead adapter's discovery.
-                discovering = false
-                emit(.scanning(false))
-                changedState = true
-            }
+        guard wanted != discovering else { return edge ?? idle }
+        guard now >= retryAt else { return min(retryAt, edge ?? idle) }
+        do {
+            try connection.discover(on: adapterPath, start: wanted)
+            setDiscovering(wanted, emit: emit)
+        } catch  where wanted && error.isInProgress {
+            // An earlier start whose answer came too late: BlueZ runs our discovery already.
+            setDiscovering(true, emit: emit)
+        } catch  where !wanted && !error.isInProgress && !error.isTimeout {
+            // Refused because there is none to stop (the adapter went off or away meanwhile).
+            setDiscovering(false, emit: emit)
+        } catch {
+            fail(.bluetoothDiscoveryFailed, "\(adapterPath): \(error)", now: now, emit: emit)
+            return min(retryAt, edge ?? idle)
         }
         return edge ?? idle
     }
 
-    /// Waits on the bus until `deadline`, then turns what came into events.
+    /// Waits on the bus until `deadline` (on `clock`), then turns what came into events.
     mutating func wait(
         wakeFD: Int32,
         until deadline: MonotonicInstant,
-        now: MonotonicInstant,
+        clock: () -> MonotonicInstant,
         emit: (BeaconSourceEvent) -> Void
     ) {
         guard let connection else {
             // No connection: only a wake-up or the retry ends the wait.
-            Self.sleep(wakeFD: wakeFD, for: deadline - now)
+            Self.sleep(wakeFD: wakeFD, for: deadline - clock())
             return
         }
         do {
-            try connection.run(wakeFD: wakeFD, timeout: deadline - now)
+            try connection.run(wakeFD: wakeFD, timeout: deadline - clock())
         } catch {
-            lose("\(busName): \(error)", now: now, emit: emit)
+            lose("\(busName): \(error)", now: clock(), emit: emit)
             return
         }
-        drain(now: now, emit: emit)
+        drain(now: clock(), emit: emit)
     }
 
     /// Stops discovery and closes the connection.
     mutating func close(emit: (BeaconSourceEvent) -> Void) {
         if discovering, let connection, let adapterPath {
             try? connection.discover(on: adapterPath, start: false)
-            discovering = false
-            emit(.scanning(false))
+            stopScanning(emit: emit)
         }
         connection = nil
     }
 
     private var busName: String { configuration.busAddress ?? "the system bus" }
 
+    /// The configured adapter when BlueZ has it; else the first powered one, else the first, in the order of
+    /// their numbers (hci2 before hci10).
     private func chooseAdapter() -> String? {
         if let name = configuration.adapter {
             return adapters.keys.first { $0.split(separator: "/").last.map(String.init) == name }
         }
-        return adapters.filter(\.value).keys.min() ?? adapters.keys.min()
+        let ordered = adapters.keys.sorted { ($0.utf8.count, $0) < ($1.utf8.count, $1) }
+        return ordered.first { adapters[$0] == true } ?? ordered.first
     }
 
     private mutating func drain(now: MonotonicInstant, emit: (BeaconSourceEvent) -> Void) {
@@ -174,12 +177,13 @@ struct ScanSession {
         switch message {
         case .adapter(let path, let powered):
             adapters[path] = powered ?? false
+            if adapterPath == nil { retryAt = now }
         case .adapterPowered(let path, let powered):
             adapters[path] = powered
             guard path == adapterPath else { return }
             if !powered {
                 stopScanning(emit: emit)
-                fail(.bluetoothAdapterOff, "\(path) was powered off", now: now, emit: emit)
+                fail(.bluetoothAdapterOff, "\(path) was powered off", now: now, retrying: false, emit: emit)
             } else {
                 retryAt = now
             }
@@ -188,23 +192,12 @@ struct ScanSession {
             guard path == adapterPath else { return }
             adapterPath = nil
             stopScanning(emit: emit)
-            fail(.bluetoothNoAdapter, "\(path) was removed", now: now, emit: emit)
+            fail(.bluetoothNoAdapter, "\(path) was removed", now: now, retrying: false, emit: emit)
         case .device(let path, let rssi, let apple, let known):
-            var device = devices[path] ?? Device()
-            if let rssi { device.rssi = rssi }
-            if let apple { device.apple = apple }
-            devices[path] = device
-            guard !known, discovering, let adapterPath, path.hasPrefix(adapterPath + "/"),
-                let data = device.apple, let rssi = device.rssi
+            let device = Self.update(&devices[path, default: Device()], rssi: rssi, apple: apple)
+            guard !known, discovering, let adapterPath, let data = device.apple, Self.path(path, isUnder: adapterPath)
             else { return }
-            if data.length != data.bytes.count {
-                emit(.rejected(.badLength))
-            } else {
-                switch IBeaconFrame.parse(data.bytes, rssi: rssi) {
-                case .success(let sighting): emit(.sighting(sighting))
-                case .failure(let rejection): emit(.rejected(rejection))
-                }
-            }
+            emit(.advertisement(appleData: data, rssi: device.rssi))
         case .deviceRemoved(let path):
             devices[path] = nil
         case .serviceGone:
@@ -218,12 +211,31 @@ struct ScanSession {
         }
     }
 
-    private mutating func stopScanning(emit: (BeaconSourceEvent) -> Void) {
-        guard discovering else { return }
-        discovering = false
-        emit(.scanning(false))
-        changedState = true
+    /// Merges an update into what is known of a device, and returns the result.
+    private static func update(_ device: inout Device, rssi: Int?, apple: [UInt8]?) -> Device {
+        if let rssi { device.rssi = rssi }
+        if let apple { device.apple = apple }
+        return device
     }
+
+    /// Whether `path` is an object under `parent` (`/org/bluez/hci0/dev_…` under `/org/bluez/hci0`).
+    private static func path(_ path: String, isUnder parent: String) -> Bool {
+        path.utf8.count > parent.utf8.count && path.utf8.starts(with: parent.utf8)
+            && path.utf8.dropFirst(parent.utf8.count).first == UInt8(ascii: "/")
+    }
+
+    private mutating func setDiscovering(_ on: Bool, emit: (BeaconSourceEvent) -> Void) {
+        guard discovering != on else { return }
+        discovering = on
+        emit(.scanning(on))
+        changedState = true
+        if on {
+            backoff.reset()
+            lastFailure = nil
+        }
+    }
+
+    private mutating func stopScanning(emit: (BeaconSourceEvent) -> Void) { setDiscovering(false, emit: emit) }
 
     private mutating func lose(_ message: String, now: MonotonicInstant, emit: (BeaconSourceEvent) -> Void) {
         stopScanning(emit: emit)
@@ -233,25 +245,33 @@ struct ScanSession {
         fail(.bluetoothUnavailable, message, now: now, emit: emit)
     }
 
-    /// Says a failure once per cause and sets the next attempt.
+    /// Says a failure once per cause; with `retrying`, sets the next attempt after the backoff.
     private mutating func fail(
         _ code: ErrorCode,
         _ message: String,
         now: MonotonicInstant,
+        retrying: Bool = true,
         emit: (BeaconSourceEvent) -> Void
     ) {
-        retryAt = now + backoff.nextDelay(using: &random)
+        if retrying { retryAt = now + backoff.nextDelay(using: &random) }
         guard lastFailure != code else { return }
         lastFailure = code
         emit(.failure(BeaconSourceFailure(code: code, message: message)))
         changedState = true
     }
 
+    /// Waits until `instant` on `clock`, or until `wakeFD` is signalled (left signalled, for the next wait).
+    static func pause(wakeFD: Int32, until instant: MonotonicInstant, clock: () -> MonotonicInstant) {
+        let duration = instant - clock()
+        guard duration > .zero else { return }
+        var descriptor = pollfd(fd: wakeFD, events: Int16(POLLIN), revents: 0)
+        _ = poll(&descriptor, 1, Int32(clamping: (duration.nanoseconds + 999_999) / 1_000_000))
+    }
+
     private static func sleep(wakeFD: Int32, for duration: Duration) {
         guard duration > .zero else { return }
-        // A bus-less wait: poll the wake-up descriptor alone.
         var descriptor = pollfd(fd: wakeFD, events: Int16(POLLIN), revents: 0)
         let milliseconds = Int32(clamping: (duration.nanoseconds + 999_999) / 1_000_000)
-        _ = poll(&descriptor, 1, milliseconds)
+        if poll(&descriptor, 1, milliseconds) > 0 { waymark_wake_fd_clear(wakeFD) }
     }
 }

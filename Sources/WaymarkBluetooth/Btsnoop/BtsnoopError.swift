@@ -11,6 +11,7 @@ public struct BtsnoopError: Error, Hashable, Sendable, CustomStringConvertible {
             case unsupportedDatalink
             case truncated
             case malformedRecord
+            case cannotRead
         }
 
         private let value: Value
@@ -28,6 +29,8 @@ public struct BtsnoopError: Error, Hashable, Sendable, CustomStringConvertible {
         /// A record whose packet is not what it says (an HCI event or advertising report whose lengths overrun
         /// it, a time out of range): the record is skipped and reading goes on.
         public static let malformedRecord = Code(.malformedRecord)
+        /// The file cannot be read (no such file, no permission): the system's reason.
+        public static let cannotRead = Code(.cannotRead)
 
         public var description: String {
             switch value {
@@ -36,6 +39,7 @@ public struct BtsnoopError: Error, Hashable, Sendable, CustomStringConvertible {
             case .unsupportedDatalink: "unsupported datalink"
             case .truncated: "truncated"
             case .malformedRecord: "malformed record"
+            case .cannotRead: "cannot read"
             }
         }
     }

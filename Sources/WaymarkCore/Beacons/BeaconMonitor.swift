@@ -42,6 +42,10 @@ public struct BeaconMonitor: Sendable {
     private var clock: ScanClock
     /// By region id.
     private var watches: [Watch] = []
+    /// The states saved before this start, for the regions of the first region file: the init's regions, or those
+    /// of the first ``replace(_:now:)`` when the init had none (the agent makes the monitor before it reads its
+    /// region file). Nil once applied, or when nothing was saved.
+    private var savedInside: Set<String>?
 
     /// - Parameters:
     ///   - regions: the regions to monitor; ids are unique (of two with one id, the first is kept).
@@ -60,14 +64,15 @@ public struct BeaconMonitor: Sendable {
         clock = ScanClock(scanning: scanning, now: now)
         let start = clock.scanTime(at: now)
         watches = Self.unique(regions).map { region in
-            let state: RegionState
-            if let savedInside {
-                state = savedInside.contains(region.id) ? .inside : .outside
-            } else {
-                state = .unknown
-            }
-            return Watch(region: region, state: state, since: start)
+            Watch(region: region, state: Self.firstState(of: region.id, saved: savedInside), since: start)
         }
+        self.savedInside = regions.isEmpty ? savedInside : nil
+    }
+
+    /// A region's state at the start: inside or outside as saved, unknown when nothing was saved.
+    private static func firstState(of id: String, saved: Set<String>?) -> RegionState {
+        guard let saved else { return .unknown }
+        return saved.contains(id) ? .inside : .outside
     }
 
     /// The regions monitored, by id.
@@ -96,13 +101,18 @@ public struct BeaconMonitor: Sendable {
 
     /// Replaces the regions (a reloaded file): regions kept by id keep their states; removed ones are forgotten
     /// without an exit, and so are the beacons ranged for no region left; new ones are unknown (a sighting enters
-    /// them, ``BeaconSettings/exitAfter`` without one determines them outside).
+    /// them, ``BeaconSettings/exitAfter`` without one determines them outside), except at the first file after a
+    /// start without regions, whose regions start as saved.
     public mutating func replace(_ regions: [BeaconRegion], now: MonotonicInstant) {
         let start = clock.scanTime(at: now)
         var kept: [String: Watch] = [:]
         for watch in watches { kept[watch.region.id] = watch }
+        let saved = savedInside
+        savedInside = nil
         watches = Self.unique(regions).map { region in
-            guard var watch = kept[region.id] else { return Watch(region: region, state: .unknown, since: start) }
+            guard var watch = kept[region.id] else {
+                return Watch(region: region, state: Self.firstState(of: region.id, saved: saved), since: start)
+            }
             watch.region = region
             return watch
         }

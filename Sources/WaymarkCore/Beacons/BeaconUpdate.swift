@@ -12,6 +12,29 @@ public enum BeaconSourceEvent: Hashable, Sendable {
     case failure(BeaconSourceFailure)
 }
 
+extension BeaconSourceEvent {
+    /// What an advertisement with Apple manufacturer data tells the core, live and in replay alike: a sighting,
+    /// or why not (``IBeaconFrame/parse(_:rssi:)``; no RSSI is ``BeaconRejection/badRSSI``).
+    ///
+    /// - Parameter appleData: the bytes after Apple's company id 0x004C.
+    public static func advertisement(appleData: some Collection<UInt8>, rssi: Int?) -> BeaconSourceEvent {
+        guard let rssi else { return .rejected(.badRSSI) }
+        switch IBeaconFrame.parse(appleData, rssi: rssi) {
+        case .success(let sighting): return .sighting(sighting)
+        case .failure(let rejection): return .rejected(rejection)
+        }
+    }
+
+    /// Whether it is a state of the source (scanning, a failure), which must reach the core even when
+    /// advertisements are dropped.
+    public var isState: Bool {
+        switch self {
+        case .sighting, .rejected: false
+        case .scanning, .failure: true
+        }
+    }
+}
+
 /// Why a beacon source cannot scan.
 public struct BeaconSourceFailure: Hashable, Sendable {
     public var code: ErrorCode

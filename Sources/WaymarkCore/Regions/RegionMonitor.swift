@@ -65,7 +65,14 @@ public struct RegionMonitor<Lookup: RegionLookup>: Sendable {
     }
 
     /// The ids of the regions the vehicle is inside.
-    public var insideIDs: [String] { active.filter { trackers[$0]?.state == .inside }.sorted() }
+    ///
+    /// Before the first fix, the regions saved as inside that are monitored count as inside: that is what the
+    /// monitor knows of them until a fix determines them, and what is saved again if the agent stops before.
+    public var insideIDs: [String] {
+        var inside = Set(active.filter { trackers[$0]?.state == .inside })
+        if let savedInside { inside.formUnion(savedInside.filter { lookup.slot(of: $0) != nil }) }
+        return inside.sorted()
+    }
 
     /// Replaces the region set (a reloaded file): regions kept by id keep their states; new ones are unknown
     /// until the next fix; removed ones are forgotten.
