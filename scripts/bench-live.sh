@@ -29,7 +29,8 @@
 # `waymark run` judged live (their counters); a shortfall means waymark did not keep up.
 #
 # Environment: TIMEOUT (seconds to wait for the end of one replay; default 60 + 30 per copy, or the paced
-# duration + 60), KEEP=1 keeps the work directory and prints its path, WAYMARK=PATH measures another build.
+# duration + 60), KEEP=1 keeps the work directory and prints its path, WAYMARK=PATH measures another build,
+# CLIENTS="waymark c gpspipe" measures only those (gpspipe always: it counts the TPVs).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$PATH:/opt/swift/usr/bin"
@@ -242,7 +243,8 @@ judged() {
 # peak RSS seen while it ran.
 time_figures() { awk -v hwm="$(cat "$1/hwm_kb")" '{printf "%.6f\t%d\t%d\t%d\n", $1 + $2, hwm, $4, $6 * 512}' "$1/time"; }
 
-clients=(waymark c gpspipe python)
+read -r -a clients <<<"${CLIENTS:-waymark c gpspipe python}"
+[[ " ${clients[*]} " == *" gpspipe "* ]] || die "CLIENTS=${CLIENTS:-}: gpspipe must be among them (its count is the round's TPVs)"
 results="$work/results.tsv"
 printf 'round\tphase\tclient\tcpu_s\trss_kb\tvoluntary\twritten\twall_us\ttpv\tcommits\n' >"$results"
 gpsd_version=$(/usr/sbin/gpsd -V 2>&1 | awk '{print $2}')

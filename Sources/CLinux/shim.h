@@ -5,6 +5,8 @@
 
 #include <fcntl.h>
 #include <stdio.h>
+#include <sys/eventfd.h>
+#include <sys/timerfd.h>
 
 /// `O_PATH`: a directory opened for the `*at` calls only, which needs no read permission on it. glibc's own
 /// name for it is there without _GNU_SOURCE; its value on x86 and ARM otherwise.

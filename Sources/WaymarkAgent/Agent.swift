@@ -36,7 +36,7 @@ public enum Agent {
         }
         let scanner = configuration.beacons.enabled ? BeaconScanning.start(configuration.beacons) : nil
         let service = LocationService(
-            batches: connection.batches(),
+            startSource: { connection.deliver(to: $0) },
             beaconBatches: scanner?.batches,
             configuration: configuration,
             regionStates: RegionStateFile(stateDirectory: configuration.agent.stateDirectory),

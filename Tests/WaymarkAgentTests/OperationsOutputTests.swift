@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import WaymarkCore
 import WaymarkFormats
 import WaymarkTestSupport
 
@@ -8,6 +9,36 @@ import WaymarkTestSupport
 /// The pieces of `waymark status` and the metrics that need no agent: the exposition format, the JSON tree,
 /// the process identity, the table's durations.
 @Suite struct OperationsOutputTests {
+    @Test("metrics: a series for every event type from the start (beacon included); labelled samples kept in order")
+    func eventTypesAndLabelledSamples() {
+        var metrics = MetricsText()
+        metrics.append(.events) { Double($0) }
+        for (index, type) in EventType.allCases.enumerated() {
+            #expect(metrics.text.contains("waymark_events_total{type=\"\(type.rawValue)\"} \(index)\n"))
+        }
+        #expect(metrics.text.contains(#"{type="beacon"}"#))
+        // A label value seen before reuses its text; a new one is laid out when it comes; the order is the call's.
+        let sinks = MetricFamily("waymark_sink_unsent_events", .gauge, "Unsent.", by: "sink", [])
+        for samples in [[("file", 1.0)], [("traccar", 2.0), ("file", 3.0)]] {
+            metrics.removeAll()
+            metrics.append(sinks, labelled: samples)
+        }
+        #expect(
+            metrics.text.hasSuffix(
+                "waymark_sink_unsent_events{sink=\"traccar\"} 2\nwaymark_sink_unsent_events{sink=\"file\"} 3\n"
+            )
+        )
+        var digits: [UInt8] = []
+        for value in [0, 7, 10, 1_234_567_890, Int64.max, Int64.min] {
+            MetricsText.appendInteger(value, to: &digits)
+            digits.append(UInt8(ascii: " "))
+        }
+        #expect(
+            String(decoding: digits, as: UTF8.self)
+                == "0 7 10 1234567890 9223372036854775807 -9223372036854775808 "
+        )
+    }
+
     @Test("metrics: HELP and TYPE once per family, escaped labels, integers without a fraction")
     func exposition() {
         var metrics = MetricsText()

@@ -1,5 +1,7 @@
 import Foundation
 import Testing
+import WaymarkCore
+import WaymarkGPSD
 import WaymarkTestSupport
 
 @testable import WaymarkAgent
@@ -74,5 +76,113 @@ struct ThreadExecutorTests {
         executor.shutDown()
         let ran = await Task(executorPreference: executor) { Self.currentThreadName() }.value
         #expect(!ran.isEmpty && ran != name)
+    }
+
+    /// The voluntary context switches of this process's thread named `name` (its sleeps), nil when there is none.
+    static func voluntarySwitches(ofThread name: String) -> Int? {
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
+        for task in tasks {
+            let comm = ProcessResources.readProcFile("/proc/self/task/\(task)/comm")
+            guard comm.trimmingCharacters(in: .newlines) == name else { continue }
+            let status = ProcessResources.readProcFile("/proc/self/task/\(task)/status")
+            let line = status.split(separator: "\n").first { $0.hasPrefix("voluntary_ctxt_switches:") }
+            return line.flatMap { Int($0.split(separator: ":")[1].trimmingCharacters(in: .whitespaces)) }
+        }
+        return nil
+    }
+
+    /// The scheduler state of this process's thread named `name` (`S` while it sleeps), nil when there is none.
+    static func state(ofThread name: String) -> String? {
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
+        for task in tasks {
+            let comm = ProcessResources.readProcFile("/proc/self/task/\(task)/comm")
+            guard comm.trimmingCharacters(in: .newlines) == name else { continue }
+            // `pid (comm) state …`: the state follows the last parenthesis.
+            let stat = ProcessResources.readProcFile("/proc/self/task/\(task)/stat")
+            return stat.split(separator: ")").last?.split(separator: " ").first.map(String.init)
+        }
+        return nil
+    }
+
+    /// Where alarms report: when each went off, and on which thread.
+    final class Rings: @unchecked Sendable {
+        private let lock = NSLock()
+        private var rings: [(label: String, at: MonotonicInstant, thread: String)] = []
+
+        func ring(_ label: String) {
+            let ring = (label, SystemClocks.monotonic(), ThreadExecutorTests.currentThreadName())
+            lock.withLock { rings.append(ring) }
+        }
+
+        var all: [(label: String, at: MonotonicInstant, thread: String)] { lock.withLock { rings } }
+
+        func wait(for count: Int) async throws {
+            for _ in 0..<300 where all.count < count { try await Task.sleep(for: .milliseconds(10)) }
+        }
+    }
+
+    @Test("the alarm runs its action on the thread, once, at its deadline and not before")
+    func alarmRings() async throws {
+        let name = "texec alarm"
+        let executor = ThreadExecutor(name: name)
+        defer { executor.shutDown() }
+        let rings = Rings()
+        let deadline = SystemClocks.monotonic() + .milliseconds(60)
+        executor.setAlarm(at: deadline) { rings.ring("alarm") }
+        try await rings.wait(for: 1)
+        try await Task.sleep(for: .milliseconds(100))
+        let all = rings.all
+        try #require(all.count == 1)
+        #expect(all[0].thread == name)
+        #expect(all[0].at >= deadline + ThreadExecutor.alarmLateness)
+    }
+
+    @Test("moved later from another thread, the alarm goes off then, and the thread sleeps on meanwhile")
+    func alarmMovedLater() async throws {
+        let name = "texec later"
+        let executor = ThreadExecutor(name: name)
+        defer { executor.shutDown() }
+        // On a loaded machine (the whole suite at once) the move may come after the first deadline: then the
+        // scenario is tried again.
+        for _ in 0..<3 {
+            let rings = Rings()
+            let first = SystemClocks.monotonic() + .seconds(3)
+            let moved = first + .milliseconds(500)
+            executor.setAlarm(at: first) { rings.ring("first") }
+            // Let the thread go to sleep waiting for the first alarm, then move the alarm from this thread.
+            for _ in 0..<1000 where Self.state(ofThread: name) != "S" { try await Task.sleep(for: .milliseconds(2)) }
+            let sleeping = try #require(Self.voluntarySwitches(ofThread: name))
+            executor.setAlarm(at: moved) { rings.ring("moved") }
+            guard SystemClocks.monotonic() + .milliseconds(100) < first else { continue }
+            try await Task.sleep(for: max(.zero, first + .milliseconds(200) - SystemClocks.monotonic()))
+            // Past the first deadline: nothing rang, and the thread did not wake.
+            #expect(rings.all.isEmpty)
+            #expect(Self.voluntarySwitches(ofThread: name) == sleeping)
+            try await rings.wait(for: 1)
+            let all = rings.all
+            #expect(all.map(\.label) == ["moved"])
+            #expect(all.first.map { $0.at >= moved } == true)
+            return
+        }
+        Issue.record("the alarm could not be moved before its first deadline in three tries")
+    }
+
+    @Test("moved earlier, the alarm goes off at the earlier time; cleared, it never does")
+    func alarmMovedEarlierAndCleared() async throws {
+        let executor = ThreadExecutor(name: "texec earlier")
+        defer { executor.shutDown() }
+        let rings = Rings()
+        let start = SystemClocks.monotonic()
+        executor.setAlarm(at: start + .seconds(60)) { rings.ring("late") }
+        try await Task.sleep(for: .milliseconds(20))
+        executor.setAlarm(at: SystemClocks.monotonic() + .milliseconds(80)) { rings.ring("early") }
+        try await rings.wait(for: 1)
+        let early = rings.all
+        #expect(early.map(\.label) == ["early"])
+        #expect(early.first.map { $0.at < start + .seconds(30) } == true)
+        executor.setAlarm(at: SystemClocks.monotonic() + .seconds(1)) { rings.ring("cleared") }
+        executor.setAlarm(at: nil)
+        try await Task.sleep(for: .milliseconds(1300))
+        #expect(rings.all.map(\.label) == ["early"])
     }
 }

@@ -93,8 +93,14 @@ struct OperationsCostMeasurement {
             try agent.wait(seconds: 60, "\(name): a fix") { agent.stderr.contains("fix_mode=3") }
         }
         var cpu: [String: [Double]] = [:]
-        // Past the start (its first status file and tick, and the runtime's first uses of each path): the metrics
-        // agent's account from here on is its steady state.
+        // Past the start (its first status file and ticks, and the runtime's first uses of each path, which build
+        // the families' text and the spool's statements once): the metrics agent's account from its third file on
+        // (which counts the first two writes) is its steady state.
+        var accounts: Set<Double> = [Self.account(textfile).own]
+        for _ in 0..<(4 * interval * 3) where accounts.count < 3 {
+            Thread.sleep(forTimeInterval: 0.25)
+            accounts.insert(Self.account(textfile).own)
+        }
         let first = Self.account(textfile)
         for round in 1...rounds {
             let pids = agents.map { $0.agent.process.processIdentifier }

@@ -116,10 +116,10 @@ extension AgentCore {
     ) {
         let counters = pipeline.counters
         let status = pipeline.status
-        let holds = HoldReason.allCases.reduce(0) { $0 + counters[$1.rawValue] }
-        metrics.append(.fixesReceived, Double(counters["location"] + holds))
-        metrics.append(.fixesNotDelivered) { Double(counters[MetricFamily.holdReasons[$0]]) }
-        metrics.append(.events) { Double(operating.eventsByType[MetricFamily.eventTypes[$0]] ?? 0) }
+        let held = MetricFamily.holdReasons.map { counters[$0] }
+        metrics.append(.fixesReceived, Double(counters["location"] + held.reduce(0, +)))
+        metrics.append(.fixesNotDelivered) { Double(held[$0]) }
+        metrics.append(.events) { Double(operating.eventsByType[$0]) }
         metrics.append(.reconnects, Double(operating.reconnects))
         metrics.append(.connected, status.gpsd == .connected ? 1 : 0)
         metrics.append(.fixMode, Double(status.fixMode.rawValue))
@@ -130,8 +130,8 @@ extension AgentCore {
         let pause = pipeline.activity.pause
         metrics.append(.paused, pause == nil ? 0 : 1)
         metrics.append(.pauseReason) { pause?.reason.rawValue == MetricFamily.pauseReasons[$0] ? 1 : 0 }
-        metrics.append(.trips, Double(operating.eventsByType["trip"] ?? 0))
-        metrics.append(.regionCrossings, Double(operating.eventsByType["region"] ?? 0))
+        metrics.append(.trips, Double(operating.events(.trip)))
+        metrics.append(.regionCrossings, Double(operating.events(.region)))
         if let storage {
             metrics.append(.spoolEvents, Double(storage.spool.eventCount))
             metrics.append(.spoolBytes, Double(storage.spool.usedBytes))

@@ -42,19 +42,14 @@ extension MetricFamily {
         holdReasons
     )
     static let holdReasons = HoldReason.allCases.map(\.rawValue)
-    /// By ``eventTypes``.
+    /// By every ``EventType``, so that each has a series from the start.
     static let events = MetricFamily(
         "waymark_events_total",
         .counter,
         "Events emitted, by type.",
         by: "type",
-        eventTypes
+        EventType.allCases.map(\.rawValue)
     )
-    /// Every event `type`, so that each has a series from the start.
-    static let eventTypes = [
-        "location", "heading", "region", "region_state", "pause", "resume", "trip", "deferred_finished", "status",
-        "error", "alarm_cleared",
-    ]
     static let reconnects = MetricFamily(
         "waymark_gpsd_reconnects_total",
         .counter,

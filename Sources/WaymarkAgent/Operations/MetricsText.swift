@@ -2,8 +2,8 @@ import WaymarkFormats
 
 /// One metric family of the textfile, laid out once: its `# HELP` and `# TYPE` lines, and for each of its samples
 /// the text before the value (`name ` or `name{label="value"} `). A write copies these and writes the numbers
-/// only.
-struct MetricFamily: Sendable {
+/// only. A class: a write touches each family once, and a reference to it is one retain, not one per array.
+final class MetricFamily: Sendable {
     enum Kind: String, Sendable {
         case counter, gauge, histogram
     }
@@ -18,22 +18,22 @@ struct MetricFamily: Sendable {
     fileprivate let samples: [[UInt8]]
 
     /// A family of one sample without labels.
-    init(_ name: String, _ kind: Kind, _ help: String) {
+    convenience init(_ name: String, _ kind: Kind, _ help: String) {
         self.init(name, kind, help, label: nil, samples: [Array("\(name) ".utf8)])
     }
 
     /// A family with one sample per value of `label`, in the order of `values`.
-    init(_ name: String, _ kind: Kind, _ help: String, by label: String, _ values: [String]) {
+    convenience init(_ name: String, _ kind: Kind, _ help: String, by label: String, _ values: [String]) {
         self.init(name, kind, help, label: label, samples: values.map { Self.sample(name, [(label, $0)]) })
     }
 
     /// An info gauge: one sample of 1 whose labels say what it describes.
-    init(info name: String, _ help: String, _ labels: KeyValuePairs<String, String>) {
+    convenience init(info name: String, _ help: String, _ labels: KeyValuePairs<String, String>) {
         self.init(name, .gauge, help, label: nil, samples: [Self.sample(name, Array(labels))])
     }
 
     /// A histogram of the bounds of `histogram`: cumulative `_bucket`s with `le`, then `_sum` and `_count`.
-    init(_ name: String, _ help: String, bucketsOf histogram: Histogram) {
+    convenience init(_ name: String, _ help: String, bucketsOf histogram: Histogram) {
         let buckets = histogram.boundLabels.map { Self.sample(name + "_bucket", [("le", $0)]) }
         self.init(
             name,
@@ -73,6 +73,9 @@ struct MetricFamily: Sendable {
 struct MetricsText {
     /// The text, as UTF-8: what the file gets.
     private(set) var bytes: [UInt8] = []
+    /// The samples of families whose label values come with each write (sinks, event types dropped), laid out
+    /// at their first write: by family name, each label value and its text.
+    private var labelledSamples: [String: [(value: String, prefix: [UInt8])]] = [:]
 
     init() { bytes.reserveCapacity(8 << 10) }
 
@@ -93,13 +96,22 @@ struct MetricsText {
         for index in family.samples.indices { sample(family.samples[index], value(index)) }
     }
 
-    /// A family whose label values are known only now (sinks, event types dropped): each sample's text made here.
+    /// A family whose label values are known only now (sinks, event types dropped): each sample's text is made
+    /// the first time its value comes.
     mutating func append(_ family: MetricFamily, labelled samples: [(String, Double)]) {
         precondition(family.label != nil, "\(family.name) has no label")
         bytes += family.header
+        var known = labelledSamples.removeValue(forKey: family.name) ?? []
         for (labelValue, value) in samples {
-            sample(MetricFamily.sample(family.name, [(family.label ?? "", labelValue)]), value)
+            if let prefix = known.first(where: { $0.value == labelValue })?.prefix {
+                sample(prefix, value)
+            } else {
+                let prefix = MetricFamily.sample(family.name, [(family.label ?? "", labelValue)])
+                known.append((labelValue, prefix))
+                sample(prefix, value)
+            }
         }
+        labelledSamples[family.name] = known
     }
 
     /// A histogram family made with `histogram`'s bounds.
@@ -136,23 +148,17 @@ struct MetricsText {
         }
     }
 
-    /// The decimal digits of `value`, written in place.
+    /// The decimal digits of `value`: written least significant first (a division by the constant 10 is a
+    /// multiplication), then put in order.
     static func appendInteger(_ value: Int64, to bytes: inout [UInt8]) {
         if value < 0 { bytes.append(UInt8(ascii: "-")) }
         var magnitude = value.magnitude
-        var digits = 1
-        var rest = magnitude
-        while rest >= 10 {
-            rest /= 10
-            digits += 1
-        }
-        bytes.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: digits))
-        var index = bytes.count
+        let first = bytes.count
         repeat {
-            index -= 1
-            bytes[index] += UInt8(magnitude % 10)
+            bytes.append(UInt8(ascii: "0") + UInt8(magnitude % 10))
             magnitude /= 10
         } while magnitude > 0
+        bytes[first...].reverse()
     }
 
     /// A label value with `\`, `"` and newlines escaped.

@@ -13,8 +13,8 @@ struct OperatingState {
     private var connections = 0
     /// The receiver's last sky report.
     private(set) var satellitesVisible: Int?
-    /// Events delivered since the start, by `type`.
-    private(set) var eventsByType: [String: Int] = [:]
+    /// Events delivered since the start, by `type`, in the order of ``EventType/allCases``.
+    private(set) var eventsByType = [Int](repeating: 0, count: EventType.allCases.count)
     /// The last ``recentErrorLimit`` `error` events, oldest first.
     private(set) var recentErrors: [ErrorEntry] = []
     /// Whether anything `waymark status` shows, other than figures that move with every fix, changed since
@@ -69,12 +69,17 @@ struct OperatingState {
 
     /// Counts an event as it is emitted (numbered, stored, printed).
     mutating func count(_ event: Event) {
-        eventsByType[event.type, default: 0] += 1
+        eventsByType[Self.index[event.eventType] ?? 0] += 1
         switch event.kind {
         case .location, .heading: break
         default: changed = true
         }
     }
+
+    /// Events of `type` delivered since the start.
+    func events(_ type: EventType) -> Int { eventsByType[Self.index[type] ?? 0] }
+
+    private static let index = Dictionary(uniqueKeysWithValues: EventType.allCases.enumerated().map { ($1, $0) })
 
     /// Whether something changed that `waymark status` should show soon; resets the flag.
     mutating func takeChange() -> Bool {

@@ -67,6 +67,7 @@ final class OperationsOutput {
         // Readable by node_exporter, which runs as another user.
         metricsFile = configuration.metrics.textfile.map { ReplacedFile(path: $0, mode: 0o644) }
         interval = configuration.metrics.interval
+        tickDelay = min(Self.tickSlack, configuration.metrics.interval / 2)
         settings = configuration
         self.logger = logger
         started = now
@@ -84,12 +85,15 @@ final class OperationsOutput {
     /// textfile the metrics' tick, ``tickSlack`` after it is due. Without one, the periodic checks wake nothing:
     /// they run with the first input after their interval (a fix, a probe of a paused agent, a sink's retry).
     var nextDeadline: MonotonicInstant? {
-        [statusDue, metricsFile == nil ? nil : nextTick + min(Self.tickSlack, interval / 2)].compactMap { $0 }.min()
+        .earliest(statusDue, metricsFile == nil ? nil : nextTick + tickDelay)
     }
 
     /// How long a due tick waits for an input to ride on (at most half the interval): a driving agent's ticks
     /// come right after a fix, with no wake-up of their own; a paused agent's come this much after the interval.
     static let tickSlack = Duration.seconds(2)
+
+    /// ``tickSlack``, at most half the interval.
+    private let tickDelay: Duration
 
     /// After each input: the periodic checks and the metrics when their interval passed, the status file when
     /// a change is due or `requested`. Failures become one `error` event each (`operations_output`) and a log

@@ -158,11 +158,13 @@ struct AgentCore {
     /// When the core next has something to do without input (``advance(to:wallClock:)``): a no-fix pause, a
     /// probe, the end of a deferral window. The spool's commits are on the process's clock (``nextCommit``).
     var nextDeadline: MonotonicInstant? {
-        [
-            pipeline.activity.nextDeadline, storage == nil ? nil : deferral.nextDeadline, untimed.deadline,
-            health?.nextDeadline, beacons?.nextDeadline.map { $0 + beaconLatency },
-        ]
-        .compactMap { $0 }.min()
+        .earliest(
+            pipeline.activity.nextDeadline,
+            storage == nil ? nil : deferral.nextDeadline,
+            untimed.deadline,
+            health?.nextDeadline,
+            beacons?.nextDeadline.map { $0 + beaconLatency }
+        )
     }
 
     /// Whether the receiver is to be watched now (false while paused with power saving, between probes).
@@ -223,13 +225,13 @@ struct AgentCore {
     /// Saves the trip in progress every ``tripSaveInterval``, and when the vehicle comes to a stand (where an
     /// ignition switched off would leave it), so that a power cut loses at most that much of the trip.
     private mutating func saveOpenTrip(now: MonotonicInstant) {
-        guard let storage, let trip = pipeline.activity.tripSoFar else {
+        guard let storage, pipeline.activity.isInTrip else {
             tripSaved = nil
             return
         }
         let standing = pipeline.activity.isStandingStill
         let due = tripSaved.map { now - $0.at >= Self.tripSaveInterval || standing != $0.standing } ?? true
-        guard due else { return }
+        guard due, let trip = pipeline.activity.tripSoFar else { return }
         storage.saveOpenTrip(trip)
         tripSaved = (now, standing)
     }
@@ -237,8 +239,9 @@ struct AgentCore {
     /// How often the trip in progress is saved while it goes on.
     static let tripSaveInterval = Duration.seconds(60)
 
-    /// When the spool next commits or retries, on the process's monotonic clock.
-    var nextCommit: MonotonicInstant? { storage?.nextDeadline }
+    /// When the loop must wake for the spool (a commit no input carried, a retry), on the process's monotonic
+    /// clock.
+    var nextCommit: MonotonicInstant? { storage?.wakeDeadline }
 
     /// The agent stops: the trip in progress ends, then the deferral window; then the spool commits and the
     /// sinks get everything.

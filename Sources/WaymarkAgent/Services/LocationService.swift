@@ -4,11 +4,13 @@ import Synchronization
 import WaymarkCore
 import WaymarkGPSD
 
-/// The live agent: reads a source's batches of updates until graceful shutdown, runs them through the
-/// core and delivers the events, one write per batch. Between batches it wakes only at the core's next
-/// deadline (a no-fix pause, a probe), and it tells the source whether to watch the receiver.
+/// The live agent: runs a source's batches of updates through the core until graceful shutdown, and delivers
+/// the events, one write per batch. Between batches it wakes only at the core's next deadline (a no-fix pause, a
+/// probe), and it tells the source whether to watch the receiver.
 public final class LocationService: Service, Sendable {
-    private let batches: AsyncStream<[SourceUpdate]>
+    /// Starts the live source, which hands each batch to the function given on its own thread; returns what
+    /// stops it.
+    private let startSource: @Sendable (@escaping @Sendable ([SourceUpdate]) -> Void) -> @Sendable () -> Void
     /// The beacon source's batches; nil without `[beacons] enabled`.
     private let beaconBatches: AsyncStream<[BeaconUpdate]>?
     /// Tells the beacon source to scan all the time (true) or on its duty cycle (false, while paused).
@@ -43,7 +45,7 @@ public final class LocationService: Service, Sendable {
     ///   - spooling: whether events go to the spool in `[agent] state_dir` and from there to the sinks.
     ///   - notifier: where to say `READY=1`, the status line and the watchdog's pings (``ServiceNotifications``).
     init(
-        batches: AsyncStream<[SourceUpdate]>,
+        startSource: @escaping @Sendable (@escaping @Sendable ([SourceUpdate]) -> Void) -> @Sendable () -> Void,
         beaconBatches: AsyncStream<[BeaconUpdate]>? = nil,
         configuration: Configuration,
         regionStates: RegionStateFile?,
@@ -54,7 +56,7 @@ public final class LocationService: Service, Sendable {
         notifier: SystemdNotifier? = nil,
         logger: Logger
     ) {
-        self.batches = batches
+        self.startSource = startSource
         self.beaconBatches = beaconBatches
         self.setWatching = setWatching
         self.setScanningContinuously = setScanningContinuously
@@ -95,26 +97,58 @@ public final class LocationService: Service, Sendable {
     /// The counters when ``run()`` returned.
     public var counters: Counters { finalCounters.withLock { $0 } }
 
-    /// What wakes the service: a batch from the source, or the core's deadline.
+    /// What the loop takes in: a batch from a source, the core's deadline, settings or a request waiting, the stop.
     private enum Input: Sendable {
         case batch([SourceUpdate])
         case beacons([BeaconUpdate])
         case deadline
-        /// A reload or a region file is waiting to be applied.
+        /// A reload, a region file, a `defer` or `status` request, or a network sink's progress is waiting.
         case pending
         /// Graceful shutdown.
         case stop
     }
 
-    /// Runs until graceful shutdown on a thread of its own (``ThreadExecutor``): the spool's commits, the sinks'
-    /// writes and stdout block, and must not hold a thread of the cooperative pool while they do.
+    /// What the loop keeps from one input to the next, behind one lock. gpsd's batches run on the connection's
+    /// thread that read them, so that a fix wakes no other thread; everything else runs on `waymark core`.
+    private final class LoopState: @unchecked Sendable {
+        private let lock = MonotonicCondition()
+        var core: AgentCore
+        let operations: OperationsOutput
+        let reporter: SystemdReporter?
+        let executor: ThreadExecutor
+        var watching = true
+        var scanningContinuously = true
+        var saveFailed = false
+        /// Set as the loop stops: a batch the connection read after that is not processed.
+        var stopped = false
+        /// What the executor's alarm runs (``setAlarm(_:)``), made once; cleared as the loop stops.
+        var alarmAction: (@Sendable () -> Void)?
+
+        init(core: AgentCore, operations: OperationsOutput, reporter: SystemdReporter?, executor: ThreadExecutor) {
+            self.core = core
+            self.operations = operations
+            self.reporter = reporter
+            self.executor = executor
+        }
+
+        func locked<T>(_ body: () -> T) -> T { lock.locked(body) }
+
+        /// When the loop next has something to do without input.
+        var nextDeadline: MonotonicInstant? {
+            .earliest(core.nextDeadline, core.nextCommit, operations.nextDeadline)
+        }
+    }
+
+    /// Runs until graceful shutdown. Its own inputs (deadlines, beacons, reloads, requests) run on a thread of its
+    /// own (``ThreadExecutor``), and gpsd's batches on the connection's: the spool's commits, the sinks' writes and
+    /// stdout block, and must not hold a thread of the cooperative pool while they do.
     public func run() async {
         let executor = ThreadExecutor(name: "waymark core")
         defer { executor.shutDown() }
         await withTaskExecutorPreference(executor) { await processInputs(on: executor) }
     }
 
-    /// The service's loop. Its helper tasks run on `executor` too, so a batch wakes one thread, not two.
+    /// The service's loop. Its helper tasks run on `executor` too, so a beacon batch wakes one thread, not two.
     private func processInputs(on executor: ThreadExecutor) async {
         // The network sinks wake the loop to hand it their progress, which goes with the next commit.
         let wake: @Sendable () -> Void = { [weak self] in _ = self?.wakeUp.withLock { $0?.yield(.pending) } }
@@ -135,142 +169,136 @@ public final class LocationService: Service, Sendable {
         operations.update(&core, now: SystemClocks.monotonic(), wallClock: SystemClocks.wall())
         let (inputs, continuation) = AsyncStream.makeStream(of: Input.self)
         wakeUp.withLock { $0 = continuation }
-        // Ready: the configuration is loaded, the spool open, and the connection's thread, started before this
-        // service, is making its first attempt (gpsd may come later: that is a state, not a failed start). The
-        // watchdog runs from now on, with or without input: a connection may give none for minutes.
+        // Ready: the configuration is loaded, the spool open, and the connection's thread is about to make its
+        // first attempt (gpsd may come later: that is a state, not a failed start). The watchdog runs from now on,
+        // with or without input: a connection may give none for minutes.
         let reporter = notifier.map {
             SystemdReporter(notifier: $0, status: core.serviceStatus, now: SystemClocks.monotonic())
         }
-        func setAlarm() {
-            Self.setAlarm(
-                executor,
-                for: [core.nextDeadline, core.nextCommit, operations.nextDeadline].compactMap { $0 }.min(),
-                reporter: reporter,
-                continuation: continuation
-            )
-        }
-        setAlarm()
-        let batches = self.batches
-        let forwarding = Task(executorPreference: executor) {
-            for await batch in batches { continuation.yield(.batch(batch)) }
-            continuation.finish()
-        }
+        let state = LoopState(core: core, operations: operations, reporter: reporter, executor: executor)
+        state.alarmAction = { [self] in state.locked { alarmRang(state) } }
+        state.locked { setAlarm(state) }
+        let stopSource = startSource { [self] batch in state.locked { step(.batch(batch), state) } }
         let beaconBatches = self.beaconBatches
         let beaconForwarding = Task(executorPreference: executor) {
             guard let beaconBatches else { return }
             for await batch in beaconBatches { continuation.yield(.beacons(batch)) }
         }
-        var scanningContinuously = true
-        var watching = true
-        var saveFailed = false
         // Graceful shutdown comes into the inputs as one more: a stream wrapped with `cancelOnGracefulShutdown()`
-        // passes every element through tasks of the global pool, and a paused agent's deadline would wake a
-        // second thread.
+        // passes every element through tasks of the global pool.
         await withGracefulShutdownHandler {
             for await input in inputs {
                 if case .stop = input { break }
-                if let configuration = pendingConfiguration.withLock({ $0.take() }) {
-                    core.apply(configuration, wallClock: SystemClocks.wall(), now: SystemClocks.monotonic())
-                }
-                if let enabled = pendingDeferral.withLock({ $0.take() }) {
-                    var settings = core.deferralSettings
-                    settings.enabled = enabled
-                    logger.notice(
-                        enabled ? "deferral resumed (waymark defer on)" : "deferral ended (waymark defer off)"
-                    )
-                    core.applyDeferral(settings, wallClock: SystemClocks.wall(), now: SystemClocks.monotonic())
-                }
-                if let regions = pendingRegions.withLock({ $0.take() }) {
-                    var time = SystemClocks.wall()
-                    if case .batch(let batch) = input, let first = batch.first { time = first.wallClock }
-                    core.monitor(regions, at: time, now: SystemClocks.monotonic())
-                    core.monitorBeacons(regions.beaconRegions, now: SystemClocks.monotonic())
-                }
-                switch input {
-                case .batch(let batch):
-                    for update in batch { core.process(update) }
-                case .beacons(let batch):
-                    for update in batch { core.process(update) }
-                case .deadline:
-                    core.advance(to: SystemClocks.monotonic(), wallClock: SystemClocks.wall())
-                case .pending, .stop:
-                    break
-                }
-                if let inside = core.changedInsideRegions(), storage == nil, let regionStates {
-                    do {
-                        try regionStates.save(inside)
-                        saveFailed = false
-                    } catch {
-                        if !saveFailed { logger.error("region states not saved: \(error)") }
-                        saveFailed = true
-                    }
-                }
-                // The status file and the metrics first: the events of their checks go with this commit.
-                let requested = statusRequested.withLock { requested in
-                    defer { requested = false }
-                    return requested
-                }
-                operations.update(
-                    &core,
-                    now: SystemClocks.monotonic(),
-                    wallClock: SystemClocks.wall(),
-                    requested: requested
-                )
-                core.commit(now: SystemClocks.monotonic(), wallClock: SystemClocks.wall())
-                sink.flush()
-                if core.wantsWatch != watching {
-                    watching = core.wantsWatch
-                    logger.debug(watching ? "watching the receiver" : "watch stopped while paused")
-                    setWatching(watching)
-                }
-                if beaconBatches != nil, core.pipeline.activity.isPaused == scanningContinuously {
-                    scanningContinuously.toggle()
-                    logger.debug(
-                        scanningContinuously ? "beacon scanning continuous" : "beacon scanning on its duty cycle"
-                    )
-                    setScanningContinuously(scanningContinuously)
-                }
-                // The pings come from this thread, after the commit: a thread that hangs stops them.
-                reporter?.update(status: core.serviceStatus, now: SystemClocks.monotonic())
-                setAlarm()
+                state.locked { step(input, state) }
             }
         } onGracefulShutdown: {
             continuation.yield(.stop)
         }
         notifier?.send(["STOPPING=1", "STATUS=stopping: ending the trip in progress and committing the spool"])
         wakeUp.withLock { $0 = nil }
-        // The forwarding task runs on the executor, which ends when this returns: wait until it has.
-        executor.setAlarm(at: nil)
-        forwarding.cancel()
+        stopSource()
         beaconForwarding.cancel()
-        await forwarding.value
+        // The forwarding task runs on the executor, which ends when this returns: wait until it has.
         await beaconForwarding.value
-        core.finish(now: SystemClocks.monotonic(), wallClock: SystemClocks.wall())
-        operations.finish(core, now: SystemClocks.monotonic(), wallClock: SystemClocks.wall())
-        sink.flush()
-        let counters = core.counters
+        let counters = state.locked {
+            state.stopped = true
+            state.alarmAction = nil
+            executor.setAlarm(at: nil)
+            state.core.finish(now: SystemClocks.monotonic(), wallClock: SystemClocks.wall())
+            state.operations.finish(state.core, now: SystemClocks.monotonic(), wallClock: SystemClocks.wall())
+            sink.flush()
+            return state.core.counters
+        }
         finalCounters.withLock { $0 = counters }
         logger.info("stopped", metadata: ["counters": "\(counters.summary)"])
     }
 
-    /// Sets `executor`'s alarm, which wakes its thread alone, a little late rather than early: at the core's
-    /// `deadline` it wakes the loop (``Input/deadline``); before it, at the reporter's, it sends the ping or
-    /// the held status line itself and sets the alarm again, so that a paused agent's pings cost one wake-up.
-    private static func setAlarm(
-        _ executor: ThreadExecutor,
-        for deadline: MonotonicInstant?,
-        reporter: SystemdReporter?,
-        continuation: AsyncStream<Input>.Continuation
-    ) {
-        let first = [deadline, reporter?.nextDeadline].compactMap { $0 }.min()
-        executor.setAlarm(at: first) {
-            let now = SystemClocks.monotonic()
-            if let deadline, now >= deadline {
-                continuation.yield(.deadline)
-                return
+    /// One input through the core; then the status file and the metrics, the commit, stdout, the receiver's
+    /// watch and the beacons' scanning, the service manager's pings, and the alarm for what comes next. With
+    /// `state`'s lock held, on whichever thread has the input.
+    private func step(_ input: Input, _ state: LoopState) {
+        guard !state.stopped else { return }
+        if let configuration = pendingConfiguration.withLock({ $0.take() }) {
+            state.core.apply(configuration, wallClock: SystemClocks.wall(), now: SystemClocks.monotonic())
+        }
+        if let enabled = pendingDeferral.withLock({ $0.take() }) {
+            var settings = state.core.deferralSettings
+            settings.enabled = enabled
+            logger.notice(enabled ? "deferral resumed (waymark defer on)" : "deferral ended (waymark defer off)")
+            state.core.applyDeferral(settings, wallClock: SystemClocks.wall(), now: SystemClocks.monotonic())
+        }
+        if let regions = pendingRegions.withLock({ $0.take() }) {
+            var time = SystemClocks.wall()
+            if case .batch(let batch) = input, let first = batch.first { time = first.wallClock }
+            state.core.monitor(regions, at: time, now: SystemClocks.monotonic())
+            state.core.monitorBeacons(regions.beaconRegions, now: SystemClocks.monotonic())
+        }
+        switch input {
+        case .batch(let batch):
+            for update in batch { state.core.process(update) }
+        case .beacons(let batch):
+            for update in batch { state.core.process(update) }
+        case .deadline:
+            state.core.advance(to: SystemClocks.monotonic(), wallClock: SystemClocks.wall())
+        case .pending, .stop:
+            break
+        }
+        if let inside = state.core.changedInsideRegions(), state.core.storage == nil, let regionStates {
+            do {
+                try regionStates.save(inside)
+                state.saveFailed = false
+            } catch {
+                if !state.saveFailed { logger.error("region states not saved: \(error)") }
+                state.saveFailed = true
             }
-            reporter?.update(now: now)
-            setAlarm(executor, for: deadline, reporter: reporter, continuation: continuation)
+        }
+        // The status file and the metrics first: the events of their checks go with this commit.
+        let requested = statusRequested.withLock { requested in
+            defer { requested = false }
+            return requested
+        }
+        state.operations.update(
+            &state.core,
+            now: SystemClocks.monotonic(),
+            wallClock: SystemClocks.wall(),
+            requested: requested
+        )
+        state.core.commit(now: SystemClocks.monotonic(), wallClock: SystemClocks.wall())
+        sink.flush()
+        if state.core.wantsWatch != state.watching {
+            state.watching = state.core.wantsWatch
+            logger.debug(state.watching ? "watching the receiver" : "watch stopped while paused")
+            setWatching(state.watching)
+        }
+        if beaconBatches != nil, state.core.pipeline.activity.isPaused == state.scanningContinuously {
+            state.scanningContinuously.toggle()
+            logger.debug(
+                state.scanningContinuously ? "beacon scanning continuous" : "beacon scanning on its duty cycle"
+            )
+            setScanningContinuously(state.scanningContinuously)
+        }
+        // The pings come after the commit: a thread that hangs stops them.
+        state.reporter?.update(status: state.core.serviceStatus, now: SystemClocks.monotonic())
+        setAlarm(state)
+    }
+
+    /// Sets the executor's alarm, which wakes its thread alone, a little late rather than early, for the loop's
+    /// deadline or the reporter's, whichever comes first. With `state`'s lock held.
+    private func setAlarm(_ state: LoopState) {
+        guard let action = state.alarmAction else { return }
+        state.executor.setAlarm(at: .earliest(state.nextDeadline, state.reporter?.nextDeadline), action)
+    }
+
+    /// The alarm went off: at the loop's deadline it runs the loop (``Input/deadline``); before it, at the
+    /// reporter's, it sends the ping or the held status line, and sets the alarm again. With `state`'s lock held.
+    private func alarmRang(_ state: LoopState) {
+        guard !state.stopped else { return }
+        let now = SystemClocks.monotonic()
+        if let deadline = state.nextDeadline, now >= deadline {
+            step(.deadline, state)
+        } else {
+            state.reporter?.update(now: now)
+            setAlarm(state)
         }
     }
 }

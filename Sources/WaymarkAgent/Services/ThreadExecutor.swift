@@ -1,6 +1,13 @@
 import WaymarkCore
 import WaymarkGPSD
 
+#if canImport(CLinux)
+import CLinux
+#endif
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// A task executor with one dedicated thread: code run under its preference
 /// (`withTaskExecutorPreference(_:operation:)`) resumes on that thread after every `await`, so what it
 /// blocks on — SQLite's commits and fsyncs, the sinks' writes, stdout — never holds a thread of the
@@ -9,16 +16,24 @@ import WaymarkGPSD
 /// Jobs run one at a time in the order they came. ``shutDown()`` ends the thread once the jobs before it have
 /// run; a job that comes later (a task still holding the preference) runs on the global concurrent executor.
 ///
-/// The thread also keeps one alarm (``setAlarm(at:_:)``): it waits for jobs at most until then, on the monotonic
-/// clock, so a deadline wakes this thread alone, where a sleeping task would wake the runtime's timer thread and
-/// a pool thread too.
+/// The thread also keeps one alarm (``setAlarm(at:_:)``), a timerfd on the monotonic clock: a deadline wakes this
+/// thread alone, where a sleeping task would wake the runtime's timer thread and a pool thread too, and another
+/// thread may move the alarm without waking this one. The thread sleeps in `poll` on the timerfd and an eventfd
+/// that only a job or the shutdown writes, and only while the thread sleeps.
 final class ThreadExecutor: TaskExecutor, @unchecked Sendable {
-    // Guarded by `condition`.
+    // Guarded by `lock`.
     private var jobs: [UnownedJob] = []
     private var next = 0
     private var isShutDown = false
     private var alarm: (at: MonotonicInstant, action: @Sendable () -> Void)?
-    private let condition = MonotonicCondition()
+    /// Whether the thread sleeps in `poll` (or is about to): only then does a job write ``wakeDescriptor``.
+    private var sleeping = false
+    private let lock = MonotonicCondition()
+    /// An eventfd: a job came, or the shutdown. Both descriptors are non-blocking: an alarm moved between `poll`
+    /// and `read` must not hold the thread.
+    private let wakeDescriptor: Int32
+    /// A timerfd on `CLOCK_MONOTONIC`, armed for the alarm.
+    private let alarmDescriptor: Int32
 
     /// An alarm goes off this much late rather than early, so that whoever set it finds its deadline passed, and
     /// never sooner than this after it was set: a deadline left in the past must not make the thread spin.
@@ -26,73 +41,108 @@ final class ThreadExecutor: TaskExecutor, @unchecked Sendable {
 
     /// Starts the thread, named `name` (Linux keeps 15 bytes) for `top -H` and /proc.
     init(name: String) {
+        wakeDescriptor = eventfd(0, Int32(EFD_CLOEXEC | EFD_NONBLOCK))
+        alarmDescriptor = timerfd_create(CLOCK_MONOTONIC, Int32(TFD_CLOEXEC | TFD_NONBLOCK))
+        precondition(wakeDescriptor >= 0 && alarmDescriptor >= 0, "no eventfd or timerfd: \(errno)")
         DedicatedThread.start(name: name) { [self] in runJobs() }
+    }
+
+    deinit {
+        close(wakeDescriptor)
+        close(alarmDescriptor)
     }
 
     func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
-        let queued = condition.locked {
-            guard !isShutDown else { return false }
+        let (queued, wake) = lock.locked {
+            guard !isShutDown else { return (false, false) }
             jobs.append(job)
-            condition.broadcast()
-            return true
+            defer { sleeping = false }
+            return (true, sleeping)
         }
         if !queued { globalConcurrentExecutor.enqueue(job) }
+        if wake { signal() }
     }
 
     /// Runs `action` on this thread at `deadline` (monotonic), unless the alarm is set again first; nil clears it.
+    /// Setting it wakes no thread.
     func setAlarm(at deadline: MonotonicInstant?, _ action: @escaping @Sendable () -> Void = {}) {
         let now = SystemClocks.monotonic()
-        condition.locked {
+        lock.locked {
+            let previous = alarm?.at
             alarm = deadline.map { (max($0, now) + Self.alarmLateness, action) }
-            condition.broadcast()
+            guard alarm?.at != previous else { return }
+            // Disarmed by a zero it_value; an instant of 0 ns is never a deadline here (the clock starts at boot).
+            let nanoseconds = alarm.map { max($0.at.nanoseconds, 1) } ?? 0
+            var time = itimerspec()
+            time.it_value = timespec(
+                tv_sec: Int(nanoseconds / 1_000_000_000),
+                tv_nsec: Int(nanoseconds % 1_000_000_000)
+            )
+            timerfd_settime(alarmDescriptor, Int32(TFD_TIMER_ABSTIME), &time, nil)
         }
     }
 
     /// Ends the thread after the jobs already queued; an alarm set does not go off.
     func shutDown() {
-        condition.locked {
+        lock.locked {
             isShutDown = true
             alarm = nil
-            condition.broadcast()
         }
+        signal()
+    }
+
+    private func signal() {
+        var one: UInt64 = 1
+        _ = write(wakeDescriptor, &one, 8)
     }
 
     private enum Work {
         case job(UnownedJob)
         case alarm(@Sendable () -> Void)
         case end
+        case sleep
     }
 
     private func runJobs() {
+        var descriptors = [
+            pollfd(fd: wakeDescriptor, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: alarmDescriptor, events: Int16(POLLIN), revents: 0),
+        ]
+        var drained: UInt64 = 0
         while true {
-            switch condition.locked(nextWork) {
+            switch lock.locked(nextWork) {
             case .job(let job): job.runSynchronously(on: asUnownedTaskExecutor())
             case .alarm(let action): action()
             case .end: return
+            case .sleep:
+                _ = poll(&descriptors, 2, -1)
+                for index in descriptors.indices where descriptors[index].revents != 0 {
+                    _ = read(descriptors[index].fd, &drained, 8)
+                }
             }
         }
     }
 
-    /// With the lock held: the next job in order, else the alarm once due, else the end after a shutdown; waits
-    /// for one of them.
+    /// With the lock held: the next job in order, else the alarm once due, else the end after a shutdown, else
+    /// sleep (and jobs that come meanwhile wake the thread).
     private func nextWork() -> Work {
-        while true {
-            if next < jobs.count {
-                let job = jobs[next]
-                next += 1
-                if next == jobs.count {
-                    jobs.removeAll(keepingCapacity: true)
-                    next = 0
-                }
-                return .job(job)
+        sleeping = false
+        if next < jobs.count {
+            let job = jobs[next]
+            next += 1
+            if next == jobs.count {
+                jobs.removeAll(keepingCapacity: true)
+                next = 0
             }
-            if isShutDown { return .end }
-            if let alarm, SystemClocks.monotonic() >= alarm.at {
-                self.alarm = nil
-                return .alarm(alarm.action)
-            }
-            _ = condition.wait(until: alarm?.at)
+            return .job(job)
         }
+        if isShutDown { return .end }
+        if let alarm, SystemClocks.monotonic() >= alarm.at {
+            self.alarm = nil
+            return .alarm(alarm.action)
+        }
+        sleeping = true
+        return .sleep
     }
 }

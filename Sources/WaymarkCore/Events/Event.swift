@@ -36,23 +36,36 @@ public struct Event: Hashable, Sendable {
     }
 
     /// The `type` field of the event.
-    public var type: String {
+    public var type: String { eventType.rawValue }
+
+    /// The event's `type`.
+    public var eventType: EventType {
         switch kind {
-        case .location: "location"
-        case .heading: "heading"
-        case .region: "region"
-        case .regionState: "region_state"
-        case .pause: "pause"
-        case .resume: "resume"
-        case .trip: "trip"
-        case .deferredFinished: "deferred_finished"
-        case .status: "status"
-        case .error: "error"
-        case .alarmCleared: "alarm_cleared"
-        case .beaconRegion: "region"
-        case .beacon: "beacon"
+        case .location: .location
+        case .heading: .heading
+        case .region, .beaconRegion: .region
+        case .regionState: .regionState
+        case .pause: .pause
+        case .resume: .resume
+        case .trip: .trip
+        case .deferredFinished: .deferredFinished
+        case .status: .status
+        case .error: .error
+        case .alarmCleared: .alarmCleared
+        case .beacon: .beacon
         }
     }
+}
+
+/// Every value of an event's `type` (README, "Events").
+public enum EventType: String, CaseIterable, Sendable {
+    case location, heading, region
+    case regionState = "region_state"
+    case pause, resume, trip
+    case deferredFinished = "deferred_finished"
+    case status, error
+    case alarmCleared = "alarm_cleared"
+    case beacon
 }
 
 /// Availability of the location service, reported whenever it changes.

@@ -40,3 +40,22 @@ extension Duration {
         return Double(seconds) + Double(attoseconds) / 1e18
     }
 }
+
+extension MonotonicInstant {
+    /// The earliest of the deadlines that are set, nil when none is: for a loop's next wake-up, asked at every
+    /// input, so its arguments go in place and no array is made.
+    public static func earliest(
+        _ first: Self?,
+        _ second: Self?,
+        _ third: Self? = nil,
+        _ fourth: Self? = nil,
+        _ fifth: Self? = nil
+    ) -> Self? {
+        func earlier(_ one: Self?, _ other: Self?) -> Self? {
+            guard let one else { return other }
+            guard let other else { return one }
+            return min(one, other)
+        }
+        return earlier(earlier(earlier(first, second), earlier(third, fourth)), fifth)
+    }
+}

@@ -7,13 +7,25 @@ import Glibc
 import Darwin
 #endif
 
+/// Where a connection's thread hands its batches of updates.
+enum Handover {
+    /// A stream, for a consumer on another thread: a burst of messages is awaited (``ConnectionWorker``'s
+    /// coalescing) so that it wakes that thread once, and batches wait in the stream's buffer, dropped and
+    /// counted when it is full.
+    case stream(AsyncStream<[SourceUpdate]>.Continuation)
+    /// A function run on the connection's thread as soon as gpsd has nothing more to read: the consumer works
+    /// where the messages were read, and no other thread wakes. It holds the reading while it runs; gpsd's
+    /// socket buffer (hundreds of kilobytes, minutes of a receiver's output) takes what comes meanwhile.
+    case inline(@Sendable ([SourceUpdate]) -> Void)
+}
+
 /// The loop on a connection's dedicated thread: connect, watch, read, map, reconnect.
 struct ConnectionWorker {
     private var configuration: GPSDConnection.Configuration
     private let control: WorkerControl
-    private let continuation: AsyncStream<[SourceUpdate]>.Continuation
+    private let handover: Handover
     /// Updates read since the last hand-over: one array per burst of messages, not one element per message,
-    /// keeps the thread hops and consumer wake-ups few.
+    /// keeps the hand-overs few.
     private var batch: [SourceUpdate] = []
     private let data = GPSDData()
     private var backoff: Backoff
@@ -26,8 +38,9 @@ struct ConnectionWorker {
     /// Most updates handed over at once while gpsd keeps sending.
     private static let batchLimit = 256
     /// Once a batch has started, how long to wait for more messages, and how old it may get: gpsd sends an
-    /// epoch as a burst of messages, and one hand-over per burst costs a fraction of one per message.
-    private static let coalescing: Duration = .milliseconds(2)
+    /// epoch as a burst of messages, and one hand-over per burst costs a fraction of one per message. Inline,
+    /// nothing is awaited: the consumer costs no wake-up, and waiting would cost one.
+    private let coalescing: Duration
     private static let batchAgeLimit: Duration = .milliseconds(20)
     private var batchStarted = MonotonicInstant.zero
     /// Whether the system clock is synchronized, read at most once per ``clockCheckInterval``.
@@ -40,9 +53,10 @@ struct ConnectionWorker {
     /// While not watching, how often the thread looks whether gpsd closed the connection.
     private static let unwatchedCheckInterval: Duration = .seconds(30)
 
-    init(control: WorkerControl, continuation: AsyncStream<[SourceUpdate]>.Continuation) {
+    init(control: WorkerControl, handover: Handover) {
         self.control = control
-        self.continuation = continuation
+        self.handover = handover
+        if case .inline = handover { coalescing = .zero } else { coalescing = .milliseconds(2) }
         configuration = control.currentConfiguration()
         backoff = Backoff(minimum: configuration.reconnectMinimum, maximum: configuration.reconnectMaximum)
     }
@@ -116,7 +130,7 @@ struct ConnectionWorker {
             var wait = Self.pollInterval
             if let deadline = builder.deadline { wait = max(.zero, min(wait, deadline - now)) }
             if !batch.isEmpty {
-                wait = max(.zero, min(wait, Self.coalescing, Self.batchAgeLimit - (now - batchStarted)))
+                wait = max(.zero, min(wait, coalescing, Self.batchAgeLimit - (now - batchStarted)))
             }
             if !watching && batch.isEmpty && builder.deadline == nil && now >= drainUntil {
                 // Nothing expected: sleep until asked to watch, then look at the socket without waiting.
@@ -194,11 +208,19 @@ struct ConnectionWorker {
         )
     }
 
-    /// Hands the pending updates to the consumer. When its buffer is full the batch is dropped, and the
-    /// count of dropped updates goes with the next batch that fits.
+    /// Hands the pending updates to the consumer.
     private mutating func deliver() {
         guard !batch.isEmpty else { return }
         defer { batch.removeAll(keepingCapacity: true) }
+        switch handover {
+        case .inline(let consumer): consumer(batch)
+        case .stream(let continuation): yield(to: continuation)
+        }
+    }
+
+    /// When the stream's buffer is full the batch is dropped, and the count of dropped updates goes with the next
+    /// batch that fits.
+    private mutating func yield(to continuation: AsyncStream<[SourceUpdate]>.Continuation) {
         if overflowed > 0 {
             let wall = SystemClocks.wall()
             batch.insert(

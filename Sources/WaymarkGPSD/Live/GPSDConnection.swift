@@ -79,29 +79,45 @@ public final class GPSDConnection: Sendable {
     public func updates() -> FlattenedUpdates { FlattenedUpdates(batches: batches()) }
 
     /// Live updates in the batches they were read in (one per burst of gpsd messages), until the consumer
-    /// stops iterating: the agent's way in, with one hand-over per burst instead of one per message.
+    /// stops iterating, for a consumer on another thread.
     public func batches() -> AsyncStream<[SourceUpdate]> {
+        let bufferLimit = configuration.bufferLimit
+        let (stream, continuation) = AsyncStream.makeStream(
+            of: [SourceUpdate].self,
+            bufferingPolicy: .bufferingOldest(bufferLimit)
+        )
+        let stop = start(.stream(continuation)) { continuation.finish() }
+        continuation.onTermination = { _ in stop() }
+        return stream
+    }
+
+    /// Live updates handed to `consumer` on the connection's own thread, a batch as soon as gpsd has sent what it
+    /// had (the agent's way in: the thread that read a fix runs the core, and no other thread wakes for it).
+    /// Returns what stops the connection: its thread ends within ``ConnectionWorker``'s poll interval, or when a
+    /// call of `consumer` in progress returns.
+    public func deliver(to consumer: @escaping @Sendable ([SourceUpdate]) -> Void) -> @Sendable () -> Void {
+        start(.inline(consumer)) {}
+    }
+
+    /// Starts a connection's thread handing its batches to `handover`, and returns what stops it; `ended` runs on
+    /// that thread as it ends.
+    private func start(_ handover: Handover, ended: @escaping @Sendable () -> Void) -> @Sendable () -> Void {
         // The control is made and registered under one lock, so no reconfiguration can fall between.
-        let (control, configuration) = state.withLock { state in
+        let (control, port) = state.withLock { state in
             let control = WorkerControl(configuration: state.configuration)
             control.setWatching(state.watching)
             state.controls[ObjectIdentifier(control)] = control
-            return (control, state.configuration)
+            return (control, state.configuration.port)
         }
         let key = ObjectIdentifier(control)
-        let (stream, continuation) = AsyncStream.makeStream(
-            of: [SourceUpdate].self,
-            bufferingPolicy: .bufferingOldest(configuration.bufferLimit)
-        )
-        continuation.onTermination = { [weak self] _ in
+        DedicatedThread.start(name: "gpsd \(port)") {
+            var worker = ConnectionWorker(control: control, handover: handover)
+            worker.run()
+            ended()
+        }
+        return { [weak self] in
             control.stop()
             self?.state.withLock { _ = $0.controls.removeValue(forKey: key) }
         }
-        DedicatedThread.start(name: "gpsd \(configuration.port)") {
-            var worker = ConnectionWorker(control: control, continuation: continuation)
-            worker.run()
-            continuation.finish()
-        }
-        return stream
     }
 }
