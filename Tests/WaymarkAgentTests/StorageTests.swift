@@ -36,26 +36,24 @@ import WaymarkTestSupport
     }
 
     /// A commit waits for `commit_interval`, or goes with an input that comes up to ``Storage/earlyCommit``
-    /// before it; the loop wakes for it alone only a quarter of the interval after it (``Storage/wakeDeadline``),
-    /// in case a fix comes to carry it; a pause goes at once.
+    /// before it, never later (the loop wakes for it alone at its deadline); a pause goes at once.
     @Test func groupCommitWaitsForTheIntervalButNotForAPause() throws {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let clock = Clock()
         let storage = try Self.storage(directory, interval: .seconds(1), clock: clock)
         let start = clock.read()
-        #expect(storage.nextDeadline == nil && storage.wakeDeadline == nil)
+        #expect(storage.nextDeadline == nil)
         storage.append(Self.event(1))
         storage.append(Self.event(2))
         #expect(storage.commitIfDue().isEmpty && storage.commits == 0)
         #expect(storage.nextDeadline == start + .seconds(1))
-        #expect(storage.wakeDeadline == start + .milliseconds(1250))
         clock.advance(by: .milliseconds(949))
         #expect(storage.commitIfDue().isEmpty && storage.commits == 0)
         clock.advance(by: .milliseconds(1))
         _ = storage.commitIfDue()
         #expect(storage.commits == 1 && storage.committed == 2)
-        #expect(storage.nextDeadline == nil && storage.wakeDeadline == nil)
+        #expect(storage.nextDeadline == nil)
         storage.append(Self.event(3, .pause(PauseReport(reason: .stationary, position: nil, since: nil))))
         _ = storage.commitIfDue()
         #expect(storage.commits == 2 && storage.committed == 3)

@@ -69,7 +69,7 @@ struct OperatingState {
 
     /// Counts an event as it is emitted (numbered, stored, printed).
     mutating func count(_ event: Event) {
-        eventsByType[Self.index[event.eventType] ?? 0] += 1
+        eventsByType[Self.position(of: event.eventType)] += 1
         switch event.kind {
         case .location, .heading: break
         default: changed = true
@@ -77,9 +77,15 @@ struct OperatingState {
     }
 
     /// Events of `type` delivered since the start.
-    func events(_ type: EventType) -> Int { eventsByType[Self.index[type] ?? 0] }
+    func events(_ type: EventType) -> Int { eventsByType[Self.position(of: type)] }
 
-    private static let index = Dictionary(uniqueKeysWithValues: EventType.allCases.enumerated().map { ($1, $0) })
+    private static let positions = Dictionary(uniqueKeysWithValues: EventType.allCases.enumerated().map { ($1, $0) })
+
+    /// Where `type` is in ``EventType/allCases``: every case is.
+    private static func position(of type: EventType) -> Int {
+        guard let position = positions[type] else { preconditionFailure("\(type) is not in EventType.allCases") }
+        return position
+    }
 
     /// Whether something changed that `waymark status` should show soon; resets the flag.
     mutating func takeChange() -> Bool {

@@ -239,9 +239,8 @@ struct AgentCore {
     /// How often the trip in progress is saved while it goes on.
     static let tripSaveInterval = Duration.seconds(60)
 
-    /// When the loop must wake for the spool (a commit no input carried, a retry), on the process's monotonic
-    /// clock.
-    var nextCommit: MonotonicInstant? { storage?.wakeDeadline }
+    /// When the spool next commits or retries, on the process's monotonic clock.
+    var nextCommit: MonotonicInstant? { storage?.nextDeadline }
 
     /// The agent stops: the trip in progress ends, then the deferral window; then the spool commits and the
     /// sinks get everything.

@@ -194,6 +194,13 @@ public final class LocationService: Service, Sendable {
         } onGracefulShutdown: {
             continuation.yield(.stop)
         }
+        // No input runs the loop from here on (a batch the connection reads meanwhile, an alarm already due), so
+        // nothing replaces the stopping line below.
+        state.locked {
+            state.stopped = true
+            state.alarmAction = nil
+            executor.setAlarm(at: nil)
+        }
         notifier?.send(["STOPPING=1", "STATUS=stopping: ending the trip in progress and committing the spool"])
         wakeUp.withLock { $0 = nil }
         stopSource()
@@ -201,9 +208,6 @@ public final class LocationService: Service, Sendable {
         // The forwarding task runs on the executor, which ends when this returns: wait until it has.
         await beaconForwarding.value
         let counters = state.locked {
-            state.stopped = true
-            state.alarmAction = nil
-            executor.setAlarm(at: nil)
             state.core.finish(now: SystemClocks.monotonic(), wallClock: SystemClocks.wall())
             state.operations.finish(state.core, now: SystemClocks.monotonic(), wallClock: SystemClocks.wall())
             sink.flush()

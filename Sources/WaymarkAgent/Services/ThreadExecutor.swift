@@ -19,7 +19,7 @@ import Glibc
 /// The thread also keeps one alarm (``setAlarm(at:_:)``), a timerfd on the monotonic clock: a deadline wakes this
 /// thread alone, where a sleeping task would wake the runtime's timer thread and a pool thread too, and another
 /// thread may move the alarm without waking this one. The thread sleeps in `poll` on the timerfd and an eventfd
-/// that only a job or the shutdown writes, and only while the thread sleeps.
+/// that a job writes only while the thread sleeps, and the shutdown always.
 final class ThreadExecutor: TaskExecutor, @unchecked Sendable {
     // Guarded by `lock`.
     private var jobs: [UnownedJob] = []
@@ -79,7 +79,9 @@ final class ThreadExecutor: TaskExecutor, @unchecked Sendable {
                 tv_sec: Int(nanoseconds / 1_000_000_000),
                 tv_nsec: Int(nanoseconds % 1_000_000_000)
             )
-            timerfd_settime(alarmDescriptor, Int32(TFD_TIMER_ABSTIME), &time, nil)
+            // It fails only for a bad descriptor or value, which would lose every alarm from here on.
+            let armed = timerfd_settime(alarmDescriptor, Int32(TFD_TIMER_ABSTIME), &time, nil)
+            precondition(armed == 0, "timerfd_settime failed: \(errno)")
         }
     }
 

@@ -36,9 +36,8 @@ final class Storage {
     /// cadence is about the disk, not about the recording).
     private let clock: () -> MonotonicInstant
     private let settings: SpoolSettings
-    /// ``earlyCommit`` and ``commitGrace`` for this `commit_interval`: at most a quarter of it.
+    /// ``earlyCommit`` for this `commit_interval`: at most a quarter of it.
     private let early: Duration
-    private let grace: Duration
     private let logger: Logger
     private var pending = SpoolCommit()
     /// When the oldest uncommitted event arrived.
@@ -98,7 +97,6 @@ final class Storage {
         self.clock = clock
         self.settings = settings
         early = min(settings.commitInterval / 4, Self.earlyCommit)
-        grace = min(settings.commitInterval / 4, Self.commitGrace)
         self.logger = logger
         var state = try spool.load()
         // A sink that holds more than the spool (its database was lost, or its WAL torn): never number an
@@ -141,25 +139,12 @@ final class Storage {
         }
     }
 
-    /// When ``commitIfDue()`` next has something to do.
-    var nextDeadline: MonotonicInstant? { deadline(waiting: .zero) }
+    /// When ``commitIfDue()`` next has something to do: a retry, or the commit of what waits.
+    var nextDeadline: MonotonicInstant? { .earliest(retryAt, commitFailing ? nil : commitDeadline) }
 
-    /// When the loop must wake for the spool if no input comes first: a retry at its time, a commit up to
-    /// ``commitGrace`` after it is due. While fixes come, the first after the deadline carries the commit, and
-    /// the thread does not wake a moment before it for the commit alone.
-    var wakeDeadline: MonotonicInstant? { deadline(waiting: grace) }
-
-    /// How long past its deadline a commit waits for an input maybe: a quarter of `commit_interval`, at most this.
-    static let commitGrace = Duration.milliseconds(250)
-
-    private func deadline(waiting grace: Duration) -> MonotonicInstant? {
-        if commitFailing { return retryAt }
-        var deadline = retryAt
-        if let since = pendingSince {
-            let due = urgent ? since : since + settings.commitInterval + grace
-            deadline = min(deadline ?? due, due)
-        }
-        return deadline
+    /// When what waits must be committed: at once for an urgent event, else `commit_interval` after the first.
+    private var commitDeadline: MonotonicInstant? {
+        pendingSince.map { urgent ? $0 : $0 + settings.commitInterval }
     }
 
     /// Takes a numbered event; committed with the next commit.
@@ -195,19 +180,23 @@ final class Storage {
     /// The trip ended (its `trip` event is in this commit): the saved one is forgotten with it.
     func clearOpenTrip() { pending.openTrip = .clear }
 
-    /// Commits when the interval has passed (or an urgent event waits), or will within ``earlyCommit``, then
-    /// hands the released events to the sinks. Returns the reports to emit as events: drops, and failures that
-    /// are new.
+    /// Commits when the interval has passed (or an urgent event waits), or will within ``earlyCommit``, or a
+    /// retry is due; then hands the released events to the sinks. Returns the reports to emit as events: drops,
+    /// and failures that are new.
     func commitIfDue() -> [ErrorReport] {
         let now = clock()
         let reports = pollUplinks(now: now)
-        guard let deadline = nextDeadline, deadline <= now + early else { return reports }
+        let due =
+            retryAt.map { $0 <= now } ?? false
+            || (!commitFailing && commitDeadline.map { $0 <= now + early } ?? false)
+        guard due else { return reports }
         return reports + commit(now: now)
     }
 
-    /// How early a commit may go with the input at hand. At a receiver's pace the fixes and the commits' deadlines
+    /// How early a commit may go with the input at hand: at a receiver's pace the fixes and the commits' deadlines
     /// keep one rhythm (the first event of a commit came with a fix), so a fix comes within milliseconds of each
-    /// deadline, before it or after: one just before it carries the commit too.
+    /// deadline, before it or after. One just before it carries the commit, rather than a wake-up for it alone a
+    /// moment later; the deadline itself is never passed (a power cut loses at most `commit_interval`).
     static let earlyCommit = Duration.milliseconds(50)
 
     /// Takes the network sinks' progress into the next commit (due within `commit_interval`), and returns their
