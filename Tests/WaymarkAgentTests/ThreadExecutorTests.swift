@@ -144,10 +144,10 @@ struct ThreadExecutorTests {
         defer { executor.shutDown() }
         // On a loaded machine (the whole suite at once) the move may come after the first deadline: then the
         // scenario is tried again.
-        for _ in 0..<3 {
+        for _ in 0..<5 {
             let rings = Rings()
             let first = SystemClocks.monotonic() + .seconds(3)
-            let moved = first + .milliseconds(500)
+            let moved = first + .seconds(2)
             executor.setAlarm(at: first) { rings.ring("first") }
             // Let the thread go to sleep waiting for the first alarm, then move the alarm from this thread.
             for _ in 0..<1000 where Self.state(ofThread: name) != "S" { try await Task.sleep(for: .milliseconds(2)) }
@@ -155,16 +155,23 @@ struct ThreadExecutorTests {
             executor.setAlarm(at: moved) { rings.ring("moved") }
             guard SystemClocks.monotonic() + .milliseconds(100) < first else { continue }
             try await Task.sleep(for: max(.zero, first + .milliseconds(200) - SystemClocks.monotonic()))
-            // Past the first deadline: nothing rang, and the thread did not wake.
-            #expect(rings.all.isEmpty)
-            #expect(Self.voluntarySwitches(ofThread: name) == sleeping)
+            // Past the first deadline: nothing rang, and the thread did not wake. Seen before the moved deadline
+            // only: a task held past it (a loaded machine) tries again.
+            let rang = rings.all
+            let switches = Self.voluntarySwitches(ofThread: name)
+            guard SystemClocks.monotonic() < moved else {
+                try await rings.wait(for: 1)
+                continue
+            }
+            #expect(rang.isEmpty)
+            #expect(switches == sleeping)
             try await rings.wait(for: 1)
             let all = rings.all
             #expect(all.map(\.label) == ["moved"])
             #expect(all.first.map { $0.at >= moved } == true)
             return
         }
-        Issue.record("the alarm could not be moved before its first deadline in three tries")
+        Issue.record("the alarm could not be moved and watched before its deadlines in five tries")
     }
 
     @Test("moved earlier, the alarm goes off at the earlier time; cleared, it never does")
