@@ -78,30 +78,26 @@ struct ThreadExecutorTests {
         #expect(!ran.isEmpty && ran != name)
     }
 
+    /// The file `file` of this process's thread named `name` under /proc/self/task, nil when there is none.
+    static func procFile(_ file: String, ofThread name: String) -> String? {
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
+        let task = tasks.first {
+            ProcessResources.readProcFile("/proc/self/task/\($0)/comm").trimmingCharacters(in: .newlines) == name
+        }
+        return task.map { ProcessResources.readProcFile("/proc/self/task/\($0)/\(file)") }
+    }
+
     /// The voluntary context switches of this process's thread named `name` (its sleeps), nil when there is none.
     static func voluntarySwitches(ofThread name: String) -> Int? {
-        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
-        for task in tasks {
-            let comm = ProcessResources.readProcFile("/proc/self/task/\(task)/comm")
-            guard comm.trimmingCharacters(in: .newlines) == name else { continue }
-            let status = ProcessResources.readProcFile("/proc/self/task/\(task)/status")
-            let line = status.split(separator: "\n").first { $0.hasPrefix("voluntary_ctxt_switches:") }
-            return line.flatMap { Int($0.split(separator: ":")[1].trimmingCharacters(in: .whitespaces)) }
-        }
-        return nil
+        let line = procFile("status", ofThread: name)?.split(separator: "\n")
+            .first { $0.hasPrefix("voluntary_ctxt_switches:") }
+        return line.flatMap { Int($0.split(separator: ":")[1].trimmingCharacters(in: .whitespaces)) }
     }
 
     /// The scheduler state of this process's thread named `name` (`S` while it sleeps), nil when there is none.
     static func state(ofThread name: String) -> String? {
-        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
-        for task in tasks {
-            let comm = ProcessResources.readProcFile("/proc/self/task/\(task)/comm")
-            guard comm.trimmingCharacters(in: .newlines) == name else { continue }
-            // `pid (comm) state …`: the state follows the last parenthesis.
-            let stat = ProcessResources.readProcFile("/proc/self/task/\(task)/stat")
-            return stat.split(separator: ")").last?.split(separator: " ").first.map(String.init)
-        }
-        return nil
+        // `pid (comm) state …`: the state follows the last parenthesis.
+        procFile("stat", ofThread: name)?.split(separator: ")").last?.split(separator: " ").first.map(String.init)
     }
 
     /// Where alarms report: when each went off, and on which thread.
