@@ -236,6 +236,28 @@ import WaymarkCore
         #expect(counters.summary == "a=3 b=2")
     }
 
+    @Test("a fix's verdict is counted in place, and reads the same by name as by reason")
+    func verdictCounters() {
+        var counters = Counters()
+        counters.count(.deliver(.distance))
+        counters.count(.hold(.stale))
+        counters.count("stale", by: 2)
+        counters.count(.hold(.filteredDistance))
+        counters.count("sky")
+        #expect(counters.delivered == 1)
+        #expect(counters[.stale] == 3 && counters["stale"] == 3)
+        #expect(counters[.filteredDistance] == 1 && counters["filtered_distance"] == 1)
+        #expect(counters[.paused] == 0 && counters["paused"] == 0)
+        #expect(counters.values == ["location": 1, "stale": 3, "filtered_distance": 1, "sky": 1])
+        var byName = Counters()
+        byName.count("location")
+        byName.count("stale", by: 3)
+        byName.count("filtered_distance")
+        byName.count("sky")
+        #expect(byName == counters)
+        #expect(counters.summary == "filtered_distance=1 location=1 sky=1 stale=3")
+    }
+
     @Test("a repeated or stale fix neither clears location_unknown nor changes the status")
     func heldFixesSayNothingAboutNow() {
         var pipeline = EventPipeline()

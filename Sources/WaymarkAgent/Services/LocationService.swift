@@ -133,8 +133,13 @@ public final class LocationService: Service, Sendable {
 
         func locked<T>(_ body: () -> T) -> T { lock.locked(body) }
 
-        /// When the loop next has something to do without input.
-        var nextDeadline: MonotonicInstant? {
+        /// When the loop next has something to do without input. The core is read in place (`inout`): read through
+        /// the class's property, its getters ran on a copy of the whole core, every reference in it retained and
+        /// released, at every batch (half of what setting the alarm cost, seen in callgrind).
+        var nextDeadline: MonotonicInstant? { Self.nextDeadline(of: &core, operations) }
+
+        private static func nextDeadline(of core: inout AgentCore, _ operations: OperationsOutput) -> MonotonicInstant?
+        {
             .earliest(core.nextDeadline, core.nextCommit, operations.nextDeadline)
         }
     }

@@ -178,12 +178,9 @@ public struct EventPipeline: Sendable {
                 status.lastKnown = filter.lastKnown
             }
             if filter.timeBaseJump != nil { counters.count("time_base_reset") }
-            switch verdict {
-            case .deliver:
-                counters.count("location")
+            counters.count(verdict)
+            if case .deliver = verdict {
                 events.append(Event(time: location.time, received: update.received, kind: .location(location)))
-            case .hold(let reason):
-                counters.count(reason.rawValue)
             }
             if verdict.isCurrent, heading.settings.enabled {
                 record(heading.location(location, arrival: update.monotonic), update, into: &events)
@@ -325,18 +322,59 @@ public struct EventPipeline: Sendable {
     }
 }
 
-/// Counts by name: what was delivered, and every reason input was rejected.
+/// Counts by name: what was delivered, and every reason input was rejected. A fix's verdict comes with every fix:
+/// it is counted in place (`location`, then each ``HoldReason``), without hashing its name.
 public struct Counters: Hashable, Sendable {
-    public private(set) var values: [String: Int] = [:]
+    /// The verdicts' names, in the order of ``verdicts``.
+    private static let verdictNames = ["location"] + holdReasons.map(\.rawValue)
+    private static let holdReasons = HoldReason.allCases
+    /// Fixes delivered, then held for each of ``holdReasons``.
+    private var verdicts = [Int](repeating: 0, count: verdictNames.count)
+    /// Everything else.
+    private var named: [String: Int] = [:]
 
     public init() {}
 
-    public subscript(name: String) -> Int { values[name, default: 0] }
+    /// Every count above zero, by name.
+    public var values: [String: Int] {
+        var values = named
+        for (name, count) in zip(Self.verdictNames, verdicts) where count > 0 { values[name] = count }
+        return values
+    }
 
-    public mutating func count(_ name: String, by amount: Int = 1) { values[name, default: 0] += amount }
+    public subscript(name: String) -> Int {
+        Self.verdictNames.firstIndex(of: name).map { verdicts[$0] } ?? named[name, default: 0]
+    }
+
+    /// Fixes delivered as `location` events.
+    public var delivered: Int { verdicts[0] }
+
+    /// Fixes held for `reason`.
+    public subscript(reason: HoldReason) -> Int { verdicts[Self.position(of: reason)] }
+
+    public mutating func count(_ name: String, by amount: Int = 1) {
+        if let position = Self.verdictNames.firstIndex(of: name) {
+            verdicts[position] += amount
+        } else {
+            named[name, default: 0] += amount
+        }
+    }
+
+    /// One fix's verdict.
+    public mutating func count(_ verdict: LocationVerdict) {
+        switch verdict {
+        case .deliver: verdicts[0] += 1
+        case .hold(let reason): verdicts[Self.position(of: reason)] += 1
+        }
+    }
 
     /// `name=count` pairs, sorted by name: for a summary log line.
     public var summary: String {
         values.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
+    }
+
+    private static func position(of reason: HoldReason) -> Int {
+        guard let index = holdReasons.firstIndex(of: reason) else { preconditionFailure("\(reason) is not a case") }
+        return 1 + index
     }
 }
