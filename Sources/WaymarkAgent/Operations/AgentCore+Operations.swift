@@ -116,9 +116,9 @@ extension AgentCore {
     ) {
         let counters = pipeline.counters
         let status = pipeline.status
-        let held = MetricFamily.holdReasons.map { counters[$0] }
-        metrics.append(.fixesReceived, Double(counters["location"] + held.reduce(0, +)))
-        metrics.append(.fixesNotDelivered) { Double(held[$0]) }
+        let reasons = MetricFamily.holdReasons
+        metrics.append(.fixesReceived, Double(reasons.reduce(counters.delivered) { $0 + counters[$1] }))
+        metrics.append(.fixesNotDelivered) { Double(counters[reasons[$0]]) }
         metrics.append(.events) { Double(operating.eventsByType[$0]) }
         metrics.append(.reconnects, Double(operating.reconnects))
         metrics.append(.connected, status.gpsd == .connected ? 1 : 0)
@@ -154,9 +154,10 @@ extension AgentCore {
             metrics.append(.writtenBytes) { Double(written[$0]) }
             metrics.append(.fsyncs) { Double($0 == 0 ? storage.transactions : sinkWrites.syncs) }
         }
-        let open = health?.open.values.map(\.key.kind) ?? []
-        metrics.append(.alarmOpen) { index in Double(open.filter { $0 == Alarm.Kind.allCases[index] }.count) }
-        metrics.append(.alarmsRaised) { Double(health?.raised[Alarm.Kind.allCases[$0]] ?? 0) }
+        let kinds = MetricFamily.alarmKinds
+        let open = health?.open
+        metrics.append(.alarmOpen) { index in Double(open?.keys.count { $0.kind == kinds[index] } ?? 0) }
+        metrics.append(.alarmsRaised) { Double(health?.raised[kinds[$0]] ?? 0) }
     }
 
     private static func seconds(_ duration: Duration) -> Double { (duration.secondsValue * 1000).rounded() / 1000 }

@@ -39,9 +39,9 @@ extension MetricFamily {
         .counter,
         "Fixes not delivered as location events, by reason.",
         by: "reason",
-        holdReasons
+        holdReasons.map(\.rawValue)
     )
-    static let holdReasons = HoldReason.allCases.map(\.rawValue)
+    static let holdReasons = HoldReason.allCases
     /// By every ``EventType``, so that each has a series from the start.
     static let events = MetricFamily(
         "waymark_events_total",
@@ -144,20 +144,22 @@ extension MetricFamily {
         by: "to",
         ["spool", "logs"]
     )
-    /// By ``Alarm/Kind``.
+    /// By ``alarmKinds``.
     static let alarmOpen = MetricFamily(
         "waymark_alarm_open",
         .gauge,
         "Health alarms open now, by alarm.",
         by: "alarm",
-        Alarm.Kind.allCases.map(\.rawValue)
+        alarmKinds.map(\.rawValue)
     )
-    /// By ``Alarm/Kind``.
+    /// By ``alarmKinds``.
     static let alarmsRaised = MetricFamily(
         "waymark_alarms_raised_total",
         .counter,
         "Health alarms raised, by alarm.",
         by: "alarm",
-        Alarm.Kind.allCases.map(\.rawValue)
+        alarmKinds.map(\.rawValue)
     )
+    /// Every ``Alarm/Kind``, made once (`allCases` makes its array at each use).
+    static let alarmKinds = Alarm.Kind.allCases
 }

@@ -1,8 +1,8 @@
 import WaymarkFormats
 
-/// One metric family of the textfile, laid out once: its `# HELP` and `# TYPE` lines, and for each of its samples
-/// the text before the value (`name ` or `name{label="value"} `). A write copies these and writes the numbers
-/// only. A class: a write touches each family once, and a reference to it is one retain, not one per array.
+/// One metric family of the textfile: its `# HELP` and `# TYPE` lines, and for each of its samples the text before
+/// the value (`name ` or `name{label="value"} `), from which ``MetricsText`` lays out the file. A class: a write
+/// names each family with one reference, compared by identity.
 final class MetricFamily: Sendable {
     enum Kind: String, Sendable {
         case counter, gauge, histogram
@@ -70,95 +70,142 @@ final class MetricFamily: Sendable {
 /// Prometheus's text exposition format (version 0.0.4), as node_exporter's textfile collector reads it: each
 /// family once, with its `# HELP` and `# TYPE`, then its samples; label values escaped; no timestamps (the
 /// collector refuses them).
+///
+/// A write names its families and their values (`append`), then ``render()`` makes the text. Everything but the
+/// numbers is laid out once, when the samples change (the first write, a new sink or event type dropped), as one
+/// text and the offset of each value in it: a write copies the text between the values and writes the numbers.
 struct MetricsText {
-    /// The text, as UTF-8: what the file gets.
-    private(set) var bytes: [UInt8] = []
-    /// The samples of families whose label values come with each write (sinks, event types dropped), laid out
-    /// at their first write: by family name, each label value and its text.
-    private var labelledSamples: [String: [(value: String, prefix: [UInt8])]] = [:]
+    /// This write's samples: each family and, for one whose label values come with the write, those values.
+    private var samples: [(family: MetricFamily, labelValues: [String]?)] = []
+    /// This write's values, in the order of their samples.
+    private var values: [Double] = []
+    /// The layout's text: every family's `# HELP`, `# TYPE` and samples, without their values.
+    private var layout: [UInt8] = []
+    /// Where each value goes in ``layout``: right before its sample's newline.
+    private var slots: [Int] = []
+    /// The samples ``layout`` was made for.
+    private var laidOut: [(family: MetricFamily, labelValues: [String]?)] = []
 
-    init() { bytes.reserveCapacity(8 << 10) }
+    init() { values.reserveCapacity(128) }
 
-    var text: String { String(decoding: bytes, as: UTF8.self) }
-
-    /// Empties the text and keeps its storage, for the next write.
-    mutating func removeAll() { bytes.removeAll(keepingCapacity: true) }
+    /// Forgets this write's samples and values (not the layout), for the next write.
+    mutating func removeAll() {
+        samples.removeAll(keepingCapacity: true)
+        values.removeAll(keepingCapacity: true)
+    }
 
     /// A family of one sample (an info gauge's is 1).
     mutating func append(_ family: MetricFamily, _ value: Double) {
-        bytes += family.header
-        sample(family.samples[0], value)
+        samples.append((family, nil))
+        values.append(value)
     }
 
     /// A family of a sample per label value it was made with: `value(i)` is the `i`th's.
     mutating func append(_ family: MetricFamily, _ value: (Int) -> Double) {
-        bytes += family.header
-        for index in family.samples.indices { sample(family.samples[index], value(index)) }
+        samples.append((family, nil))
+        for index in family.samples.indices { values.append(value(index)) }
     }
 
-    /// A family whose label values are known only now (sinks, event types dropped): each sample's text is made
-    /// the first time its value comes.
+    /// A family whose label values are known only now (sinks, event types dropped), in the order given.
     mutating func append(_ family: MetricFamily, labelled samples: [(String, Double)]) {
         precondition(family.label != nil, "\(family.name) has no label")
-        bytes += family.header
-        var known = labelledSamples.removeValue(forKey: family.name) ?? []
-        for (labelValue, value) in samples {
-            if let prefix = known.first(where: { $0.value == labelValue })?.prefix {
-                sample(prefix, value)
-            } else {
-                let prefix = MetricFamily.sample(family.name, [(family.label ?? "", labelValue)])
-                known.append((labelValue, prefix))
-                sample(prefix, value)
-            }
-        }
-        labelledSamples[family.name] = known
+        self.samples.append((family, samples.map(\.0)))
+        for (_, value) in samples { values.append(value) }
     }
 
     /// A histogram family made with `histogram`'s bounds.
     mutating func append(_ family: MetricFamily, _ histogram: Histogram) {
         precondition(family.samples.count == histogram.counts.count + 3, "\(family.name) has other bounds")
-        bytes += family.header
+        samples.append((family, nil))
         var total = 0
-        for (index, count) in histogram.counts.enumerated() {
+        for count in histogram.counts {
             total += count
-            sample(family.samples[index], Double(total))
+            values.append(Double(total))
         }
-        let infinity = histogram.counts.count
-        sample(family.samples[infinity], Double(histogram.count))
-        sample(family.samples[infinity + 1], histogram.sum)
-        sample(family.samples[infinity + 2], Double(histogram.count))
+        values.append(Double(histogram.count))
+        values.append(histogram.sum)
+        values.append(Double(histogram.count))
     }
 
-    private mutating func sample(_ prefix: [UInt8], _ value: Double) {
-        bytes += prefix
-        Self.appendNumber(value, to: &bytes)
-        bytes.append(UInt8(ascii: "\n"))
-    }
-
-    /// A sample value: integers without a fraction, others as JSON writes them.
-    static func appendNumber(_ value: Double, to bytes: inout [UInt8]) {
-        if value.isNaN {
-            bytes += "NaN".utf8
-        } else if value.isInfinite {
-            bytes += (value > 0 ? "+Inf" : "-Inf").utf8
-        } else if value == value.rounded(), abs(value) < 1e15 {
-            appendInteger(Int64(value), to: &bytes)
-        } else {
-            JSONText.appendNumber(value, to: &bytes)
+    /// The text of this write's samples, as UTF-8: what the file gets. Lays them out first when they are not
+    /// those of the last layout. The text is written in place, into an array of the most it can take: the layout's
+    /// bytes between the values, and each value's digits (``maximumNumberLength`` at most).
+    mutating func render() -> [UInt8] {
+        if !samples.elementsEqual(laidOut, by: { $0.family === $1.family && $0.labelValues == $1.labelValues }) {
+            layOut()
+        }
+        let capacity = layout.count + values.count * Self.maximumNumberLength
+        return layout.withUnsafeBufferPointer { layout in
+            [UInt8](unsafeUninitializedCapacity: capacity) { text, count in
+                var from = 0
+                count = 0
+                for (slot, value) in zip(slots, values) {
+                    count = text.initialize(from: layout[from..<slot], at: count)
+                    count = Self.write(value, into: text, at: count)
+                    from = slot
+                }
+                count = text.initialize(from: layout[from...], at: count)
+            }
         }
     }
 
-    /// The decimal digits of `value`: written least significant first (a division by the constant 10 is a
-    /// multiplication), then put in order.
-    static func appendInteger(_ value: Int64, to bytes: inout [UInt8]) {
-        if value < 0 { bytes.append(UInt8(ascii: "-")) }
-        var magnitude = value.magnitude
-        let first = bytes.count
+    /// The most bytes a value takes: 20 for an integer, 24 for JSON's shortest form of a double.
+    private static let maximumNumberLength = 32
+
+    /// Writes a sample's value into `text` at `offset`, and returns the offset after it: an integer without a
+    /// fraction, `NaN`, `+Inf` or `-Inf`, any other number as JSON writes it.
+    private static func write(_ value: Double, into text: UnsafeMutableBufferPointer<UInt8>, at offset: Int) -> Int {
+        guard value == value.rounded(), abs(value) < 1e15 else {
+            var number: [UInt8]
+            if value.isNaN {
+                number = Array("NaN".utf8)
+            } else if value.isInfinite {
+                number = Array((value > 0 ? "+Inf" : "-Inf").utf8)
+            } else {
+                number = []
+                JSONText.appendNumber(value, to: &number)
+            }
+            precondition(number.count <= maximumNumberLength, "\(value) takes \(number.count) bytes")
+            return number.withUnsafeBufferPointer { text.initialize(from: $0[...], at: offset) }
+        }
+        var integer = Int64(value)
+        var end = offset
+        if integer < 0 {
+            text[end] = UInt8(ascii: "-")
+            end += 1
+            integer = -integer
+        }
+        // The digits, least significant first (a division by the constant 10 is a multiplication), then reversed.
+        let first = end
         repeat {
-            bytes.append(UInt8(ascii: "0") + UInt8(magnitude % 10))
-            magnitude /= 10
-        } while magnitude > 0
-        bytes[first...].reverse()
+            text[end] = UInt8(ascii: "0") + UInt8(integer % 10)
+            integer /= 10
+            end += 1
+        } while integer > 0
+        var digits = UnsafeMutableBufferPointer(rebasing: text[first..<end])
+        digits.reverse()
+        return end
+    }
+
+    /// The text of ``render()`` as a string.
+    mutating func text() -> String { String(decoding: render(), as: UTF8.self) }
+
+    private mutating func layOut() {
+        layout.removeAll(keepingCapacity: true)
+        slots.removeAll(keepingCapacity: true)
+        for (family, labelValues) in samples {
+            layout += family.header
+            let prefixes =
+                labelValues.map { $0.map { MetricFamily.sample(family.name, [(family.label ?? "", $0)]) } }
+                ?? family.samples
+            for prefix in prefixes {
+                layout += prefix
+                slots.append(layout.count)
+                layout.append(UInt8(ascii: "\n"))
+            }
+        }
+        precondition(slots.count == values.count, "\(values.count) values for \(slots.count) samples")
+        laidOut = samples
     }
 
     /// A label value with `\`, `"` and newlines escaped.
@@ -171,5 +218,15 @@ struct MetricsText {
             default: bytes.append(byte)
             }
         }
+    }
+}
+
+extension UnsafeMutableBufferPointer<UInt8> {
+    /// Copies `bytes` in at `offset`; returns the offset after them.
+    fileprivate func initialize(from bytes: Slice<UnsafeBufferPointer<UInt8>>, at offset: Int) -> Int {
+        guard !bytes.isEmpty else { return offset }
+        UnsafeMutableBufferPointer(rebasing: self[offset..<offset + bytes.count]).baseAddress!
+            .initialize(from: bytes.base.baseAddress! + bytes.startIndex, count: bytes.count)
+        return offset + bytes.count
     }
 }

@@ -40,7 +40,7 @@ final class OperationsOutput {
     private var metricsBytes: Int64 = 0
     /// The status file's text, kept for its storage.
     private var statusText: [UInt8] = []
-    /// The textfile's text, kept for its storage.
+    /// The textfile's text, laid out once.
     private var metrics = MetricsText()
     /// CPU the status files and the metrics took, in nanoseconds of the thread's own time.
     private var ownCPU: Int64 = 0
@@ -170,8 +170,9 @@ final class OperationsOutput {
         metrics.append(.cpu, Double(Self.processCPU()) / 1e9)
         metrics.append(.operationsCPU, Double(ownCPU) / 1e9)
         core.writeMetrics(into: &metrics, metricsBytes: metricsBytes, now: now, wallClock: wallClock)
-        metricsBytes += Int64(metrics.bytes.count)
-        return written(metrics.bytes, to: file, failing: &metricsFailing, what: "[metrics] textfile")
+        let text = metrics.render()
+        metricsBytes += Int64(text.count)
+        return written(text, to: file, failing: &metricsFailing, what: "[metrics] textfile")
     }
 
     /// Replaces `file`'s contents; on failure, the report to emit when it is new.
