@@ -32,13 +32,16 @@ public final class StalledPeer: @unchecked Sendable {
         thread.start()
     }
 
-    /// Closes the listener and every client connection.
+    /// Closes the listener and every client connection, once: a second call (the test's, then `deinit`'s) would
+    /// close whatever descriptor took the listener's number since, another test's socket.
     public func stop() {
-        lock.withLock {
-            closed = true
+        let first = lock.withLock {
+            defer { closed = true }
             for client in clients { close(client) }
             clients = []
+            return !closed
         }
+        guard first else { return }
         shutdown(listener, Int32(SHUT_RDWR))
         close(listener)
     }
