@@ -33,7 +33,13 @@ let package = Package(
             dependencies: ["WaymarkFormats"],
             exclude: ["Magnetism/WMM2025.COF", "Magnetism/README.md"]
         ),
-        .target(name: "WaymarkGPSD", dependencies: ["CLibGPS", "WaymarkCore", "WaymarkFormats"]),
+        .target(
+            name: "WaymarkGPSD",
+            dependencies: [
+                "CLibGPS", "WaymarkCore", "WaymarkFormats",
+                .target(name: "CLinux", condition: .when(platforms: [.linux])),
+            ]
+        ),
         .systemLibrary(
             name: "CSQLite",
             pkgConfig: "sqlite3",

@@ -10,7 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <fcntl.h>
-#include <poll.h>
 #include <sys/prctl.h>
 #include <sys/timex.h>
 #include <gps.h>
@@ -52,13 +51,6 @@ static inline int waymark_set_nonblocking(struct gps_data_t *data) {
         return -1;
     }
     return fcntl(data->gps_fd, F_SETFL, flags | O_NONBLOCK);
-}
-
-/// Waits up to `timeout_ms` for the socket to become readable (after `gps_read` returned 0 for a partial
-/// line, `gps_waiting` cannot tell new bytes from the buffered part). Returns > 0 when readable.
-static inline int waymark_wait_readable(const struct gps_data_t *data, int timeout_ms) {
-    struct pollfd descriptor = {.fd = data->gps_fd, .events = POLLIN, .revents = 0};
-    return poll(&descriptor, 1, timeout_ms);
 }
 
 /// `gps_stream`: its third parameter is `void *` up to 3.24 and `const char *` from 3.25 on.

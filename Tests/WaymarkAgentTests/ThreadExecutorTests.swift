@@ -78,28 +78,6 @@ struct ThreadExecutorTests {
         #expect(!ran.isEmpty && ran != name)
     }
 
-    /// The file `file` of this process's thread named `name` under /proc/self/task, nil when there is none.
-    static func procFile(_ file: String, ofThread name: String) -> String? {
-        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
-        let task = tasks.first {
-            ProcessResources.readProcFile("/proc/self/task/\($0)/comm").trimmingCharacters(in: .newlines) == name
-        }
-        return task.map { ProcessResources.readProcFile("/proc/self/task/\($0)/\(file)") }
-    }
-
-    /// The voluntary context switches of this process's thread named `name` (its sleeps), nil when there is none.
-    static func voluntarySwitches(ofThread name: String) -> Int? {
-        let line = procFile("status", ofThread: name)?.split(separator: "\n")
-            .first { $0.hasPrefix("voluntary_ctxt_switches:") }
-        return line.flatMap { Int($0.split(separator: ":")[1].trimmingCharacters(in: .whitespaces)) }
-    }
-
-    /// The scheduler state of this process's thread named `name` (`S` while it sleeps), nil when there is none.
-    static func state(ofThread name: String) -> String? {
-        // `pid (comm) state …`: the state follows the last parenthesis.
-        procFile("stat", ofThread: name)?.split(separator: ")").last?.split(separator: " ").first.map(String.init)
-    }
-
     /// Where alarms report: when each went off, and on which thread.
     final class Rings: @unchecked Sendable {
         private let lock = NSLock()
@@ -142,11 +120,13 @@ struct ThreadExecutorTests {
         // No deadline passes while the thread is watched, so a loaded machine (the whole suite at once) cannot
         // make this fail: only a wake-up for the move itself does.
         executor.setAlarm(at: SystemClocks.monotonic() + .seconds(600)) { rings.ring("first") }
-        for _ in 0..<1000 where Self.state(ofThread: name) != "S" { try await Task.sleep(for: .milliseconds(2)) }
-        let sleeping = try #require(Self.voluntarySwitches(ofThread: name))
+        for _ in 0..<1000 where ProcessResources.state(ofThread: name) != "S" {
+            try await Task.sleep(for: .milliseconds(2))
+        }
+        let sleeping = try #require(ProcessResources.voluntarySwitches(ofThread: name))
         executor.setAlarm(at: SystemClocks.monotonic() + .seconds(1200)) { rings.ring("later") }
         try await Task.sleep(for: .milliseconds(200))
-        #expect(Self.voluntarySwitches(ofThread: name) == sleeping)
+        #expect(ProcessResources.voluntarySwitches(ofThread: name) == sleeping)
         #expect(rings.all.isEmpty)
         // Moved again, now soon: it goes off once, with the action set last.
         let soon = SystemClocks.monotonic() + .milliseconds(50)

@@ -73,21 +73,46 @@ struct ReconnectTests {
 
     @Test("a peer that stalls in the middle of a line does not hold the thread")
     func stalledPeer() async throws {
-        let peer = try StalledPeer(
-            sending: Array(#"{"class":"VERSION","release":"3.22"}\#n{"class":"TPV","mode":3,"lat":1"#.utf8)
-        )
+        try await connect(toPeerSending: #"{"class":"VERSION","release":"3.22"}\#n{"class":"TPV","mode":3,"lat":1"#) {
+            _ in
+        }
+    }
+
+    @Test("connected to a silent gpsd, the thread sleeps until gpsd sends or a stop comes")
+    func silentPeer() async throws {
+        try await connect(toPeerSending: #"{"class":"VERSION","release":"3.22"}\#n"#) { threadName in
+            // Asleep in its wait (a loaded machine may take a moment to get it there): 1.5 s of silence wake it
+            // at most once. A thread that looks for a stop on a timer wakes every time it runs out.
+            for _ in 0..<1000 where ProcessResources.state(ofThread: threadName) != "S" {
+                try await Task.sleep(for: .milliseconds(2))
+            }
+            let asleep = try #require(ProcessResources.voluntarySwitches(ofThread: threadName))
+            try await Task.sleep(for: .milliseconds(1500))
+            let after = try #require(ProcessResources.voluntarySwitches(ofThread: threadName))
+            #expect(after - asleep <= 1, "woke \(after - asleep) times in 1.5 s of silence")
+        }
+    }
+
+    /// Connects to a peer that sends `text` and then nothing; once connected, runs `whileConnected` with the
+    /// connection thread's name. Then the stream is gone: the thread, waiting for more, must notice and close.
+    private func connect(
+        toPeerSending text: String,
+        _ whileConnected: @escaping @Sendable (String) async throws -> Void
+    ) async throws {
+        let peer = try StalledPeer(sending: Array(text.utf8))
         defer { peer.stop() }
         let port = peer.port
         let connection = GPSDConnection(.init(port: port))
         let threadName = "gpsd \(port)"
-        try await withTimeout(seconds: 10, "the connection to a stalled peer") {
+        try await withTimeout(seconds: 20, "the connection to the peer on port \(port)") {
             var iterator = connection.updates().makeAsyncIterator()
             guard case .connected = await iterator.next()?.event else {
                 Issue.record("no .connected from the peer's VERSION line")
                 return
             }
+            try await whileConnected(threadName)
+            withExtendedLifetime(iterator) {}
         }
-        // The stream is gone; the thread, waiting for the rest of the line, must notice and close.
         try await Task.sleep(for: .milliseconds(800))
         #expect(ProcessResources.threads(named: threadName) == 0)
         #expect(ProcessResources.sockets(toPort: port) == 0)

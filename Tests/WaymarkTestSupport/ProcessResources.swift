@@ -37,6 +37,26 @@ public enum ProcessResources {
         return String(decoding: handle.readDataToEndOfFile(), as: UTF8.self)
     }
 
+    /// The file `file` of this process's thread named `name` under /proc/self/task, nil when there is none.
+    public static func procFile(_ file: String, ofThread name: String) -> String? {
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
+        let task = tasks.first { readProcFile("/proc/self/task/\($0)/comm").trimmingCharacters(in: .newlines) == name }
+        return task.map { readProcFile("/proc/self/task/\($0)/\(file)") }
+    }
+
+    /// The voluntary context switches of this process's thread named `name` (its sleeps), nil when there is none.
+    public static func voluntarySwitches(ofThread name: String) -> Int? {
+        let line = procFile("status", ofThread: name)?.split(separator: "\n")
+            .first { $0.hasPrefix("voluntary_ctxt_switches:") }
+        return line.flatMap { Int($0.split(separator: ":")[1].trimmingCharacters(in: .whitespaces)) }
+    }
+
+    /// The scheduler state of this process's thread named `name` (`S` while it sleeps), nil when there is none.
+    public static func state(ofThread name: String) -> String? {
+        // `pid (comm) state …`: the state follows the last parenthesis.
+        procFile("stat", ofThread: name)?.split(separator: ")").last?.split(separator: " ").first.map(String.init)
+    }
+
     /// All open file descriptors of this process.
     public static func descriptorCount() -> Int {
         ((try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []).count

@@ -32,8 +32,6 @@ struct ConnectionWorker {
     private var backoff: Backoff
     private var random = SystemRandomNumberGenerator()
     private var overflowed = 0
-    /// Longest single wait in `gps_waiting`, so a stop request is noticed promptly.
-    private static let pollInterval: Duration = .milliseconds(200)
     /// Lines that are not gpsd's JSON, before any that is, after which the peer is taken for something else.
     private static let foreignLineLimit = 8
     /// Most updates handed over at once while gpsd keeps sending.
@@ -126,13 +124,17 @@ struct ConnectionWorker {
                 }
                 if !wanted { drainUntil = SystemClocks.monotonic() + Self.unwatchDrain }
             }
-            // With updates pending, wait briefly for the rest of the burst; hand the batch over once it ends.
+            // Until gpsd sends or a change comes, but with updates pending only briefly for the rest of the burst
+            // (the batch is handed over once it ends), and the epoch's deadline at the latest.
             let now = SystemClocks.monotonic()
-            var wait = Self.pollInterval
-            if let deadline = builder.deadline { wait = max(.zero, min(wait, deadline - now)) }
+            var wait: Duration?
+            func atMost(_ limit: Duration) { wait = max(.zero, min(wait ?? limit, limit)) }
+            if let deadline = builder.deadline { atMost(deadline - now) }
             if !batch.isEmpty {
-                wait = max(.zero, min(wait, coalescing, Self.batchAgeLimit - (now - batchStarted)))
+                atMost(coalescing)
+                atMost(Self.batchAgeLimit - (now - batchStarted))
             }
+            if !watching && now < drainUntil { atMost(drainUntil - now) }
             if !watching && batch.isEmpty && builder.deadline == nil && now >= drainUntil {
                 // Nothing expected: sleep until asked to watch, then look at the socket without waiting.
                 guard control.sleep(for: Self.unwatchedCheckInterval, wakingOnWatch: true) == .timedOut else {
@@ -140,8 +142,12 @@ struct ConnectionWorker {
                 }
                 wait = .zero
             }
+            // A line libgps holds, or bytes on the socket, without waiting; else wait for either.
             var failed = false
-            let ready = waymark_waiting(data.pointer, Int32(clamping: wait.nanoseconds / 1000), &failed)
+            var ready = waymark_waiting(data.pointer, 0, &failed)
+            if !ready && !failed && wait != .zero {
+                ready = control.waitReadable(data.pointer.pointee.gps_fd, timeout: wait)
+            }
             if failed { return "reading from gpsd failed: \(String(cString: strerror(errno)))" }
             guard ready else {
                 for event in builder.flush(at: SystemClocks.monotonic()) { emit(event) }
@@ -155,11 +161,12 @@ struct ConnectionWorker {
                 return closed ? "gpsd closed the connection" : String(cString: strerror(errno))
             }
             guard status > 0 else {
-                // Only part of a line so far: hand over what is pending, then wait for more bytes, so that
-                // neither a spin nor a stalled peer keeps the thread from noticing a stop or a reload.
+                // Only part of a line so far: hand over what is pending, then wait for more bytes (or a stop, or a
+                // reload: a stalled peer does not hold the thread), without spinning.
                 for event in builder.flush(at: SystemClocks.monotonic()) { emit(event) }
                 deliver()
-                _ = waymark_wait_readable(data.pointer, Int32(Self.pollInterval.nanoseconds / 1_000_000))
+                let deadline = builder.deadline.map { max(.zero, $0 - SystemClocks.monotonic()) }
+                _ = control.waitReadable(data.pointer.pointee.gps_fd, timeout: deadline)
                 continue
             }
             let message = data.decodeLastRead()

@@ -1,5 +1,8 @@
 import WaymarkCore
 
+#if canImport(CLinux)
+import CLinux
+#endif
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -7,7 +10,8 @@ import Darwin
 #endif
 
 /// How the owner of a connection's thread talks to it: stop it, hand it a new configuration, or turn the
-/// watch off and on. Each wakes a thread sleeping in ``sleep(for:)`` at once.
+/// watch off and on. Each wakes a thread sleeping in ``sleep(for:)`` or waiting for gpsd in
+/// ``waitReadable(_:timeout:)`` at once.
 final class WorkerControl: @unchecked Sendable {
     enum Wake {
         case timedOut
@@ -24,17 +28,24 @@ final class WorkerControl: @unchecked Sendable {
     /// The watch asked for, until the worker takes it.
     private var watchRequest: Bool?
     private let condition = MonotonicCondition()
+    /// An eventfd written at every change: the thread waits for gpsd and for it in one `poll`, so a change
+    /// wakes it at once and no timer has to (a connected thread wakes only when gpsd sends).
+    private let wakeDescriptor: Int32
 
     init(configuration: GPSDConnection.Configuration) {
         self.configuration = configuration
+        wakeDescriptor = eventfd(0, Int32(EFD_CLOEXEC | EFD_NONBLOCK))
+        precondition(wakeDescriptor >= 0, "no eventfd: \(errno)")
     }
+
+    deinit { close(wakeDescriptor) }
 
     var isStopped: Bool { locked { stopped } }
 
     func stop() {
         locked {
             stopped = true
-            condition.broadcast()
+            changeHappened()
         }
     }
 
@@ -43,7 +54,7 @@ final class WorkerControl: @unchecked Sendable {
             guard new != configuration else { return }
             configuration = new
             changed = true
-            condition.broadcast()
+            changeHappened()
         }
     }
 
@@ -61,7 +72,7 @@ final class WorkerControl: @unchecked Sendable {
             guard on != watching else { return }
             watching = on
             watchRequest = on
-            condition.broadcast()
+            changeHappened()
         }
     }
 
@@ -91,6 +102,29 @@ final class WorkerControl: @unchecked Sendable {
             if changed { return .reconfigured }
             return wakingOnWatch && watchRequest != nil ? .watchRequested : .timedOut
         }
+    }
+
+    /// Waits until `descriptor` can be read (or is closed), a change comes, or `timeout` passes (nil: no
+    /// limit, rounded up to milliseconds); true when the descriptor can be read.
+    func waitReadable(_ descriptor: Int32, timeout: Duration?) -> Bool {
+        let milliseconds = timeout.map { Int32(clamping: ($0.nanoseconds + 999_999) / 1_000_000) } ?? -1
+        return withUnsafeTemporaryAllocation(of: pollfd.self, capacity: 2) { descriptors in
+            descriptors[0] = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+            descriptors[1] = pollfd(fd: wakeDescriptor, events: Int16(POLLIN), revents: 0)
+            guard poll(descriptors.baseAddress, 2, milliseconds) > 0 else { return false }
+            if descriptors[1].revents != 0 {
+                var count: UInt64 = 0
+                _ = read(wakeDescriptor, &count, MemoryLayout<UInt64>.size)
+            }
+            return descriptors[0].revents != 0
+        }
+    }
+
+    /// Wakes the worker wherever it waits. With the lock held.
+    private func changeHappened() {
+        condition.broadcast()
+        var one: UInt64 = 1
+        _ = write(wakeDescriptor, &one, MemoryLayout<UInt64>.size)
     }
 
     private func locked<T>(_ body: () -> T) -> T { condition.locked(body) }
