@@ -352,6 +352,8 @@ header = f"{'':<22}{'CPU s':>8}{'us/TPV':>9}" + ("" if paced else f"{'idle s':>8
     f"{'peak RSS MB':>13}{'vol. sw./TPV':>14}{'written MB':>12}"
 print(header)
 for client, label in labels.items():
+    if not rows_of(client, "replay"):
+        continue  # not measured (CLIENTS)
     f = figures[client]
     line = f"{label:<22}{f['cpu']:>8.3f}{f['us']:>9.2f}"
     if not paced:
