@@ -8,6 +8,9 @@
 # With "quiet", nothing asks for a status: the agents run without a `waymark status` process started beside
 # them every second, as on a board nobody is watching.
 #
+# Then the floor any such write has on this machine: the same atomic rewrite of a file of the textfile's size,
+# from C, with the caches cold (scripts/bench/replace-floor.c).
+#
 #   scripts/measure-operations-cost.sh [WINDOW_SECONDS] [ROUNDS] [quiet]      (defaults: 60 and 3)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -18,3 +21,8 @@ swift build --build-tests >/dev/null
 # The agent as it goes on the board: the static release build.
 export WAYMARK_BINARY="${WAYMARK_BINARY:-$(scripts/build-release.sh)}"
 swift test --skip-build --filter OperationsCostMeasurement 2>&1 | grep -E "^round|^median|own account|✘|passed|failed"
+floor=$(mktemp -d)
+trap 'rm -rf "$floor"' EXIT
+cc -O2 -Wall -o "$floor/replace-floor" scripts/bench/replace-floor.c
+# The textfile is about 7 kB.
+"$floor/replace-floor" 60 7000
