@@ -82,14 +82,15 @@ struct ReconnectTests {
     func silentPeer() async throws {
         try await connect(toPeerSending: #"{"class":"VERSION","release":"3.22"}\#n"#) { threadName in
             // Asleep in its wait (a loaded machine may take a moment to get it there): 1.5 s of silence wake it
-            // at most once. A thread that looks for a stop on a timer wakes every time it runs out.
+            // hardly at all (a signal for another test's child process may land on it). A thread that looks for a
+            // stop on a 200 ms timer wakes 7 times.
             for _ in 0..<1000 where ProcessResources.state(ofThread: threadName) != "S" {
                 try await Task.sleep(for: .milliseconds(2))
             }
             let asleep = try #require(ProcessResources.voluntarySwitches(ofThread: threadName))
             try await Task.sleep(for: .milliseconds(1500))
             let after = try #require(ProcessResources.voluntarySwitches(ofThread: threadName))
-            #expect(after - asleep <= 1, "woke \(after - asleep) times in 1.5 s of silence")
+            #expect(after - asleep <= 2, "woke \(after - asleep) times in 1.5 s of silence")
         }
     }
 

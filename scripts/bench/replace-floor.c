@@ -33,10 +33,12 @@ int main(int argc, char **argv) {
     int directory = open(directory_path, O_PATH | O_DIRECTORY);
     int file = openat(directory, "m.prom", O_RDWR | O_CREAT, 0644);
     int spare = openat(directory, "m.prom.spare", O_RDWR | O_CREAT, 0644);
-    char *text = malloc(bytes), *cache = malloc(32 << 20);
+    char *text = malloc(bytes);
+    volatile char *cache = malloc(32 << 20);  // volatile: the compiler keeps the stores that empty the caches
     long long *cost = malloc(sizeof *cost * (size_t)writes), total = 0;
     if (directory < 0 || file < 0 || spare < 0 || !text || !cache || !cost) return perror("setup"), 1;
     memset(text, 'x', bytes);
+    for (size_t k = 0; k < (32 << 20); k++) cache[k] = 0;
     for (int i = 0; i < writes; i++) {
         for (size_t k = 0; k < (32 << 20); k += 64) cache[k] += 1;
         usleep(200000);

@@ -134,6 +134,7 @@ struct MetricsText {
         if !samples.elementsEqual(laidOut, by: { $0.family === $1.family && $0.labelValues == $1.labelValues }) {
             layOut()
         }
+        precondition(values.count == slots.count, "\(values.count) values for \(slots.count) samples")
         let capacity = layout.count + values.count * Self.maximumNumberLength
         return layout.withUnsafeBufferPointer { layout in
             [UInt8](unsafeUninitializedCapacity: capacity) { text, count in
@@ -149,7 +150,7 @@ struct MetricsText {
         }
     }
 
-    /// The most bytes a value takes: 20 for an integer, 24 for JSON's shortest form of a double.
+    /// The most bytes a value takes: 16 for an integer (under 10^15), 24 for JSON's shortest form of a double.
     private static let maximumNumberLength = 32
 
     /// Writes a sample's value into `text` at `offset`, and returns the offset after it: an integer without a

@@ -335,7 +335,7 @@ public struct Counters: Hashable, Sendable {
 
     public init() {}
 
-    /// Every count above zero, by name.
+    /// Every count by name (a verdict's once it is above zero).
     public var values: [String: Int] {
         var values = named
         for (name, count) in zip(Self.verdictNames, verdicts) where count > 0 { values[name] = count }

@@ -93,8 +93,8 @@ public final class GPSDConnection: Sendable {
 
     /// Live updates handed to `consumer` on the connection's own thread, a batch as soon as gpsd has sent what it
     /// had (the agent's way in: the thread that read a fix runs the core, and no other thread wakes for it).
-    /// Returns what stops the connection: its thread ends within ``ConnectionWorker``'s poll interval, or when a
-    /// call of `consumer` in progress returns.
+    /// Returns what stops the connection: its thread, woken at once, ends when a call of `consumer` in progress
+    /// returns.
     public func deliver(to consumer: @escaping @Sendable ([SourceUpdate]) -> Void) -> @Sendable () -> Void {
         start(.inline(consumer)) {}
     }
