@@ -26,12 +26,12 @@ final class ThreadExecutor: TaskExecutor, @unchecked Sendable {
     private var next = 0
     private var isShutDown = false
     private var alarm: (at: MonotonicInstant, action: @Sendable () -> Void)?
-    /// Whether the thread sleeps in `poll` (or is about to): only then does a job write ``wakeDescriptor``.
+    /// Whether the thread sleeps in `poll` (or is about to): only then does a job signal ``wake``.
     private var sleeping = false
     private let lock = MonotonicCondition()
-    /// An eventfd: a job came, or the shutdown. Both descriptors are non-blocking: an alarm moved between `poll`
-    /// and `read` must not hold the thread.
-    private let wakeDescriptor: Int32
+    /// Signalled when a job came to a sleeping thread, and at the shutdown. Both descriptors are non-blocking: an
+    /// alarm moved between `poll` and `read` must not hold the thread.
+    private let wake = WakeSignal()
     /// A timerfd on `CLOCK_MONOTONIC`, armed for the alarm.
     private let alarmDescriptor: Int32
 
@@ -41,27 +41,23 @@ final class ThreadExecutor: TaskExecutor, @unchecked Sendable {
 
     /// Starts the thread, named `name` (Linux keeps 15 bytes) for `top -H` and /proc.
     init(name: String) {
-        wakeDescriptor = eventfd(0, Int32(EFD_CLOEXEC | EFD_NONBLOCK))
         alarmDescriptor = timerfd_create(CLOCK_MONOTONIC, Int32(TFD_CLOEXEC | TFD_NONBLOCK))
-        precondition(wakeDescriptor >= 0 && alarmDescriptor >= 0, "no eventfd or timerfd: \(errno)")
+        precondition(wake.descriptor >= 0 && alarmDescriptor >= 0, "no eventfd or timerfd: \(errno)")
         DedicatedThread.start(name: name) { [self] in runJobs() }
     }
 
-    deinit {
-        close(wakeDescriptor)
-        close(alarmDescriptor)
-    }
+    deinit { close(alarmDescriptor) }
 
     func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
-        let (queued, wake) = lock.locked {
+        let (queued, mustWake) = lock.locked {
             guard !isShutDown else { return (false, false) }
             jobs.append(job)
             defer { sleeping = false }
             return (true, sleeping)
         }
         if !queued { globalConcurrentExecutor.enqueue(job) }
-        if wake { signal() }
+        if mustWake { wake.signal() }
     }
 
     /// Runs `action` on this thread at `deadline` (monotonic), unless the alarm is set again first; nil clears it.
@@ -91,12 +87,7 @@ final class ThreadExecutor: TaskExecutor, @unchecked Sendable {
             isShutDown = true
             alarm = nil
         }
-        signal()
-    }
-
-    private func signal() {
-        var one: UInt64 = 1
-        _ = write(wakeDescriptor, &one, 8)
+        wake.signal()
     }
 
     private enum Work {
@@ -108,7 +99,7 @@ final class ThreadExecutor: TaskExecutor, @unchecked Sendable {
 
     private func runJobs() {
         var descriptors = [
-            pollfd(fd: wakeDescriptor, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: wake.descriptor, events: Int16(POLLIN), revents: 0),
             pollfd(fd: alarmDescriptor, events: Int16(POLLIN), revents: 0),
         ]
         var drained: UInt64 = 0

@@ -1,8 +1,5 @@
 import WaymarkCore
 
-#if canImport(CLinux)
-import CLinux
-#endif
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -31,15 +28,12 @@ final class WorkerControl: @unchecked Sendable {
     /// An eventfd written at every change: the thread waits for gpsd and for it in one `poll`, so a change
     /// wakes it at once and no timer has to (a connected thread wakes only when gpsd sends). -1 when none could
     /// be made (no descriptor left): the waits are then at most ``fallbackWait`` long, and look for changes after.
-    private let wakeDescriptor: Int32
+    private let wake = WakeSignal()
     static let fallbackWait = Duration.milliseconds(200)
 
     init(configuration: GPSDConnection.Configuration) {
         self.configuration = configuration
-        wakeDescriptor = eventfd(0, Int32(EFD_CLOEXEC | EFD_NONBLOCK))
     }
-
-    deinit { if wakeDescriptor >= 0 { close(wakeDescriptor) } }
 
     var isStopped: Bool { locked { stopped } }
 
@@ -109,7 +103,7 @@ final class WorkerControl: @unchecked Sendable {
     /// limit, rounded up to milliseconds); true when the descriptor can be read.
     func waitReadable(_ descriptor: Int32, timeout: Duration?) -> Bool {
         var limit = timeout
-        if wakeDescriptor < 0 { limit = min(limit ?? Self.fallbackWait, Self.fallbackWait) }
+        if wake.descriptor < 0 { limit = min(limit ?? Self.fallbackWait, Self.fallbackWait) }
         let milliseconds = limit.map { limit in
             let (whole, part) = max(.zero, limit).nanoseconds.quotientAndRemainder(dividingBy: 1_000_000)
             return Int32(clamping: whole + (part > 0 ? 1 : 0))
@@ -117,12 +111,9 @@ final class WorkerControl: @unchecked Sendable {
         return withUnsafeTemporaryAllocation(of: pollfd.self, capacity: 2) { descriptors in
             descriptors[0] = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
             // poll skips a negative descriptor.
-            descriptors[1] = pollfd(fd: wakeDescriptor, events: Int16(POLLIN), revents: 0)
+            descriptors[1] = pollfd(fd: wake.descriptor, events: Int16(POLLIN), revents: 0)
             guard poll(descriptors.baseAddress, 2, milliseconds ?? -1) > 0 else { return false }
-            if descriptors[1].revents != 0 {
-                var count: UInt64 = 0
-                _ = read(wakeDescriptor, &count, MemoryLayout<UInt64>.size)
-            }
+            if descriptors[1].revents != 0 { wake.drain() }
             return descriptors[0].revents != 0
         }
     }
@@ -130,9 +121,7 @@ final class WorkerControl: @unchecked Sendable {
     /// Wakes the worker wherever it waits. With the lock held.
     private func changeHappened() {
         condition.broadcast()
-        guard wakeDescriptor >= 0 else { return }
-        var one: UInt64 = 1
-        _ = write(wakeDescriptor, &one, MemoryLayout<UInt64>.size)
+        wake.signal()
     }
 
     private func locked<T>(_ body: () -> T) -> T { condition.locked(body) }
