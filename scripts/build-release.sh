@@ -21,9 +21,15 @@ scratch=.build-release
 # Linked by the toolchain's lld with packed relative relocations (DT_RELR, glibc 2.36 on, as in Debian 12):
 # the 47,000 pointers of the Swift runtime and metadata that a position-independent binary relocates at
 # start take 9 kB instead of 1.1 MB, so the binary is 1.2 MB smaller and starts with fewer pages read.
+# Linked without --export-dynamic (swiftc asks for it; the later --no-export-dynamic wins): nothing loads
+# a library that would look up the binary's symbols, and the 11,000 Swift symbols it would export took 1 MB
+# (.dynsym, .dynstr, .gnu.hash) and made every start slower, as the runtime's start-up dladdr walks them.
+# The stripped binary so names no function: symbolize a crash's addresses with the unstripped one
+# (.build-release/release/waymark of the same build).
 flags=(-c release --static-swift-stdlib --disable-local-rpath --scratch-path "$scratch"
     -Xswiftc -Xclang-linker -Xswiftc -fuse-ld=lld
-    -Xlinker -z -Xlinker relro -Xlinker -z -Xlinker now -Xlinker -z -Xlinker pack-relative-relocs)
+    -Xlinker -z -Xlinker relro -Xlinker -z -Xlinker now -Xlinker -z -Xlinker pack-relative-relocs
+    -Xlinker --no-export-dynamic)
 swift build "${flags[@]}" --product waymark >&2
 built=$(swift build "${flags[@]}" --show-bin-path)/waymark
 strip --remove-section=.comment -o "$scratch/waymark.tmp" "$built"

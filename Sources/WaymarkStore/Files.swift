@@ -124,14 +124,17 @@ public enum Files {
 
     /// Replaces a file's contents so that a power cut leaves either the old file or the new one, never a
     /// part: write a temporary file beside it, fsync it, rename it over the old one, fsync the directory.
-    public static func replace(_ path: String, with bytes: [UInt8]) throws(Failure) {
+    ///
+    /// - Parameter syncing: false for a file that means nothing after a power cut (a process id): the
+    ///   rename alone keeps readers from seeing a part of it while the system runs, without the two syncs.
+    public static func replace(_ path: String, with bytes: [UInt8], syncing: Bool = true) throws(Failure) {
         let temporary = path + ".tmp"
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw Failure("create", temporary) }
         do {
             defer { close(descriptor) }
             try write(bytes, to: descriptor, path: temporary)
-            try sync(descriptor, path: temporary)
+            if syncing { try sync(descriptor, path: temporary) }
         } catch {
             unlink(temporary)
             throw error
@@ -141,7 +144,7 @@ public enum Files {
             unlink(temporary)
             throw failure
         }
-        syncDirectory(of: path)
+        if syncing { syncDirectory(of: path) }
     }
 
     /// Makes a file's creation, rename or removal in its directory durable.

@@ -14,9 +14,11 @@ public struct PIDFile: Sendable {
         path = stateDirectory.hasSuffix("/") ? stateDirectory + "waymark.pid" : stateDirectory + "/waymark.pid"
     }
 
+    /// Writes this process's id. Not synced: an id names a process of this boot only, so after a power cut the
+    /// file is stale whatever it holds, and ``signal(_:)`` checks that its process is a waymark.
     func write() throws(Files.Failure) {
         try Files.makeDirectory(String(path.dropLast("/waymark.pid".count)))
-        try Files.replace(path, with: Array("\(getpid())\n".utf8))
+        try Files.replace(path, with: Array("\(getpid())\n".utf8), syncing: false)
     }
 
     func remove() {

@@ -28,16 +28,18 @@ public struct DeclinationCache: Sendable {
     /// The height band in metres: the model is evaluated at the middle of the band the height is in.
     public static let heightBandMeters = 500.0
 
-    /// The model the cache evaluates.
-    public let model: MagneticModel
+    /// The model the cache evaluates: the one given, or else ``MagneticModel/wmm2025``, parsed at the first
+    /// lookup rather than at the start: an agent whose receiver sends no heading never pays its 0.3 ms.
+    private lazy var model: MagneticModel = .wmm2025
     /// How many times the cache has evaluated the model (four syntheses each time): once per cell, height
     /// band and UTC day entered.
     public private(set) var refreshes = 0
 
     private var cell: Cell?
 
-    public init(model: MagneticModel = .wmm2025) {
-        self.model = model
+    /// A cache of `model`'s declinations; without one, of ``MagneticModel/wmm2025``'s.
+    public init(model: MagneticModel? = nil) {
+        if let model { self.model = model }
     }
 
     /// The declination at a position and time, from the current cell, or after evaluating the model at the
