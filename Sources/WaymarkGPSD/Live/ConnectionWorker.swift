@@ -115,6 +115,8 @@ struct ConnectionWorker {
         var builder = SourceEventBuilder(device: device, epochs: .init(quietPeriod: configuration.epochQuietPeriod))
         var announced = false
         var foreignLines = 0
+        // Whether libgps held no line when last asked, with no read since: it holds none now either.
+        var drained = false
         defer { for event in builder.finish() { emit(event) } }
         while !control.isStopped && !control.hasChanged {
             if let wanted = control.takeWatchRequest(), wanted != watching {
@@ -142,9 +144,14 @@ struct ConnectionWorker {
                 }
                 wait = .zero
             }
-            // A line libgps holds, or bytes on the socket, without waiting; else wait for either.
+            // A line libgps holds, or bytes on the socket, without waiting; else wait for either. With nothing read
+            // since libgps last held no line, the wait alone looks at the socket.
             var failed = false
-            var ready = waymark_waiting(data.pointer, 0, &failed)
+            var ready = false
+            if !drained || wait == .zero {
+                ready = waymark_waiting(data.pointer, 0, &failed)
+                drained = !ready && !failed
+            }
             if !ready && !failed && wait != .zero {
                 ready = control.waitReadable(data.pointer.pointee.gps_fd, timeout: wait)
             }
@@ -155,6 +162,7 @@ struct ConnectionWorker {
                 continue
             }
             let status = waymark_read(data.pointer, data.message.baseAddress, WAYMARK_MESSAGE_CAPACITY)
+            drained = false
             guard status >= 0 else {
                 let closed = errno == 0
                 if !announced && (foreignLines > 0 || closed) { return notGPSD(foreignLines) }
