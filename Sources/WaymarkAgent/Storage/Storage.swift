@@ -36,8 +36,10 @@ final class Storage {
     /// cadence is about the disk, not about the recording).
     private let clock: () -> MonotonicInstant
     private let settings: SpoolSettings
-    /// ``earlyCommit`` for this `commit_interval`: at most a quarter of it.
-    private let early: Duration
+    /// When the last event came, and the longest time between two events since the last commit: their cadence,
+    /// for ``early``.
+    private var lastAppended: MonotonicInstant?
+    private var longestGap = Duration.zero
     private let logger: Logger
     private var pending = SpoolCommit()
     /// When the oldest uncommitted event arrived.
@@ -96,7 +98,6 @@ final class Storage {
         self.spool = spool
         self.clock = clock
         self.settings = settings
-        early = min(settings.commitInterval / 4, Self.earlyCommit)
         self.logger = logger
         var state = try spool.load()
         // A sink that holds more than the spool (its database was lost, or its WAL torn): never number an
@@ -151,7 +152,10 @@ final class Storage {
     func append(_ event: StoredEvent) {
         pending.events.append(event)
         appended = max(appended, event.seq)
-        if pendingSince == nil { pendingSince = clock() }
+        let now = clock()
+        if pendingSince == nil { pendingSince = now }
+        if let lastAppended { longestGap = max(longestGap, now - lastAppended) }
+        lastAppended = now
         if event.kind == .pause || event.kind == .region || event.kind == .trip { urgent = true }
     }
 
@@ -180,9 +184,9 @@ final class Storage {
     /// The trip ended (its `trip` event is in this commit): the saved one is forgotten with it.
     func clearOpenTrip() { pending.openTrip = .clear }
 
-    /// Commits when the interval has passed (or an urgent event waits), or will within ``earlyCommit``, or a
-    /// retry is due; then hands the released events to the sinks. Returns the reports to emit as events: drops,
-    /// and failures that are new.
+    /// Commits when the interval has passed (or an urgent event waits), or will before the next event is due
+    /// (``early``), or a retry is due; then hands the released events to the sinks. Returns the reports to emit
+    /// as events: drops, and failures that are new. Called at each input and alarm.
     func commitIfDue() -> [ErrorReport] {
         let now = clock()
         let reports = pollUplinks(now: now)
@@ -193,10 +197,25 @@ final class Storage {
         return reports + commit(now: now)
     }
 
-    /// How early a commit may go with the input at hand: at a receiver's pace the fixes and the commits' deadlines
-    /// keep one rhythm (the first event of a commit came with a fix), so a fix comes within milliseconds of each
-    /// deadline, before it or after. One just before it carries the commit, rather than a wake-up for it alone a
-    /// moment later; the deadline itself is never passed (a power cut loses at most `commit_interval`).
+    /// How early a commit may go with the input at hand (a batch from gpsd, a `SKY`, beacons), rather than wake
+    /// the loop for it alone at its deadline.
+    ///
+    /// - Events at least four times per `commit_interval` since the last commit (a receiver at 5 or 10 Hz): the
+    ///   longest gap between them. No event is due before the deadline, so that commit would hold no more.
+    /// - Slower events (fixes at 1 Hz against a commit a second, a filter that holds most of them back):
+    ///   ``earlyCommit``, whatever else wakes the loop in between.
+    ///
+    /// Never more than a quarter of `commit_interval`, so commits keep their rhythm, and the deadline itself is
+    /// never passed: a power cut loses at most `commit_interval`.
+    private var early: Duration {
+        let quarter = settings.commitInterval / 4
+        return min(quarter, longestGap <= quarter ? max(Self.earlyCommit, longestGap) : Self.earlyCommit)
+    }
+
+    /// The least of ``early``: at a receiver's pace of 1 Hz the fixes and the commits' deadlines keep one rhythm
+    /// (the first event of a commit came with a fix), so a fix comes within milliseconds of each deadline,
+    /// before it or after; one just before it carries the commit. A wider window there would let an input that
+    /// comes well before the fix (a `SKY`, a beacon batch) commit without it, and commits would hold fewer fixes.
     static let earlyCommit = Duration.milliseconds(50)
 
     /// Takes the network sinks' progress into the next commit (due within `commit_interval`), and returns their
@@ -220,6 +239,7 @@ final class Storage {
     /// Commits everything pending and delivers.
     func commit(now: MonotonicInstant) -> [ErrorReport] {
         retryAt = nil
+        longestGap = .zero
         let commit = takePending()
         var reports: [ErrorReport] = []
         if settings.commitInterval == .zero && commit.events.count > 1 {
