@@ -205,7 +205,6 @@ struct MetricsText {
                 layout.append(UInt8(ascii: "\n"))
             }
         }
-        precondition(slots.count == values.count, "\(values.count) values for \(slots.count) samples")
         laidOut = samples
     }
 

@@ -325,8 +325,10 @@ public struct EventPipeline: Sendable {
 /// Counts by name: what was delivered, and every reason input was rejected. A fix's verdict comes with every fix:
 /// it is counted in place (`location`, then each ``HoldReason``), without hashing its name.
 public struct Counters: Hashable, Sendable {
-    /// The verdicts' names, in the order of ``verdicts``.
+    /// The verdicts' names, in the order of ``verdicts``, and where each is: a count by name looks there with one
+    /// hash, not a comparison with each name.
     private static let verdictNames = ["location"] + holdReasons.map(\.rawValue)
+    private static let verdictPositions = Dictionary(uniqueKeysWithValues: verdictNames.enumerated().map { ($1, $0) })
     private static let holdReasons = HoldReason.allCases
     /// Fixes delivered, then held for each of ``holdReasons``.
     private var verdicts = [Int](repeating: 0, count: verdictNames.count)
@@ -343,7 +345,7 @@ public struct Counters: Hashable, Sendable {
     }
 
     public subscript(name: String) -> Int {
-        Self.verdictNames.firstIndex(of: name).map { verdicts[$0] } ?? named[name, default: 0]
+        Self.verdictPositions[name].map { verdicts[$0] } ?? named[name, default: 0]
     }
 
     /// Fixes delivered as `location` events.
@@ -353,7 +355,7 @@ public struct Counters: Hashable, Sendable {
     public subscript(reason: HoldReason) -> Int { verdicts[Self.position(of: reason)] }
 
     public mutating func count(_ name: String, by amount: Int = 1) {
-        if let position = Self.verdictNames.firstIndex(of: name) {
+        if let position = Self.verdictPositions[name] {
             verdicts[position] += amount
         } else {
             named[name, default: 0] += amount

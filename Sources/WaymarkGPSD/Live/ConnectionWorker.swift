@@ -173,8 +173,8 @@ struct ConnectionWorker {
                 // reload: a stalled peer does not hold the thread), without spinning.
                 for event in builder.flush(at: SystemClocks.monotonic()) { emit(event) }
                 deliver()
-                let deadline = builder.deadline.map { max(.zero, $0 - SystemClocks.monotonic()) }
-                _ = control.waitReadable(data.pointer.pointee.gps_fd, timeout: deadline)
+                let untilDeadline = builder.deadline.map { max(.zero, $0 - SystemClocks.monotonic()) }
+                _ = control.waitReadable(data.pointer.pointee.gps_fd, timeout: untilDeadline)
                 continue
             }
             let message = data.decodeLastRead()
