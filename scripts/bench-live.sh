@@ -12,8 +12,9 @@
 #   scripts/bench-live.sh [-k K] [-r ROUNDS] [-x SPEEDUP] [-l LINES] [LOG]
 #
 #   LOG      an NMEA receiver log (default: Tests/Fixtures/gpsd-logs/20100411_Geko_Regensburg.log)
-#   -k K     feed the log K times in a row (repeating an NMEA log repeats its times; fine here). Default: all
-#            at once, enough copies for >= 10,000 TPVs (counted from LOG.chk when it exists, else 4); paced, 1.
+#   -k K     feed the log K times in a row as one drive K times as long: each copy comes later by the log's span
+#            (scripts/bench/continue-log.py), time never goes back. Default: all at once, enough copies for
+#            >= 10,000 TPVs (counted from LOG.chk when it exists, else 4); paced, 1.
 #   -r R     rounds (default 5); each round runs every client once, starting with another each round. The
 #            table shows the median of each figure over the rounds.
 #   -x N     paced: feed the log at N times the receiver's own pace (its lines over the time between its first
@@ -35,7 +36,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$PATH:/opt/swift/usr/bin"
 
-usage() { sed -n '13,22p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+usage() { sed -n '12,23p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 die() { echo "bench-live: $*" >&2; exit 1; }
 
 copies=""
@@ -120,9 +121,7 @@ child_of() {
 }
 
 {
-    for _ in $(seq "$copies"); do
-        if [ "$lines" -gt 0 ]; then head -n "$lines" "$log"; else cat "$log"; fi
-    done
+    python3 scripts/bench/continue-log.py "$log" "$copies" "$lines" || die "cannot make the feed of $log"
     printf '\n# EOF\n'
 } >"$work/feed.log"
 feed_lines=$(wc -l <"$work/feed.log")
@@ -239,6 +238,8 @@ judged() {
         $1 ~ /^(stale|out_of_order|repeated_epoch|time_jump|inaccurate|paused|filtered_[a-z_]+)$/ { n += $2 }
         END { print n + 0 }'
 }
+# One counter's value from a counters line (0 when it is not there).
+counter() { tr ' ' '\n' | awk -F= -v name="$1" '$1 == name { n = $2 } END { print n + 0 }'; }
 # cpu_s, rss_kb, voluntary switches, file-system output bytes of a phase in DIR: rusage.py's line, and the
 # peak RSS seen while it ran.
 time_figures() { awk -v hwm="$(cat "$1/hwm_kb")" '{printf "%.6f\t%d\t%d\t%d\n", $1 + $2, hwm, $4, $6 * 512}' "$1/time"; }
@@ -251,6 +252,7 @@ gpsd_version=$(/usr/sbin/gpsd -V 2>&1 | awk '{print $2}')
 echo "log: $log x $copies ($feed_lines lines, $pace), $rounds rounds; gpsd $gpsd_version" >&2
 for round in $(seq "$rounds"); do
     tpv=""
+    kept=""
     counts=()
     summary="round $round:"
     for index in "${!clients[@]}"; do
@@ -273,8 +275,10 @@ for round in $(seq "$rounds"); do
         waymark)
             counters=$(grep -o 'counters=[^[]*' "$dir/replay/err" | tail -n 1 | sed 's/^counters=//' || true)
             [ -n "$counters" ] || die "round $round: waymark said no counters: $(tail -n 3 "$dir/replay/err")"
-            commits=$(tr ' ' '\n' <<<"$counters" | sed -n 's/^spool_commits=//p')
+            commits=$(counter spool_commits <<<"$counters")
             judged_live=$(judged <<<"$counters")
+            kept=" ($(counter location <<<"$counters") locations delivered, $(counter out_of_order <<<"$counters")"
+            kept+=" fixes out of order)"
             ;;
         esac
         printf '%s\treplay\t%s\t%s\t%s\t@TPV@\t%s\n' "$round" "$client" "$(time_figures "$dir/replay")" \
@@ -300,7 +304,7 @@ for round in $(seq "$rounds"); do
         echo "round $round: WARNING waymark judged $judged_live messages live, $expected in the replay of" \
             "gpspipe's capture: it did not keep up and gpsd dropped messages for it" >&2
     fi
-    echo "$summary; $tpv TPVs, waymark judged $judged_live of $expected" >&2
+    echo "$summary; $tpv TPVs, waymark judged $judged_live of $expected$kept" >&2
 done
 
 python3 - "$results" "$log" "$copies" "$rounds" "$pace" "$speedup" <<'PYTHON'

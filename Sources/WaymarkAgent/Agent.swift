@@ -49,23 +49,32 @@ public enum Agent {
         let regionFiles = RegionFileService(settings: configuration.regions, locationService: service, logger: logger)
         // The regions are monitored from the first fix on: load the file before the first batch can arrive.
         regionFiles.check()
-        var services: [any Service] = [
-            service, regionFiles,
-            ControlSignalService(
-                locationService: service,
-                pidFile: PIDFile(stateDirectory: configuration.agent.stateDirectory),
-                logger: logger
+        // Named here: the group would otherwise name each by "\(service)", a search of the runtime's
+        // conformance records for every service's type at every start.
+        var services: [ServiceGroupConfiguration.ServiceConfiguration] = [
+            .init(service: service, serviceName: "location"),
+            .init(service: regionFiles, serviceName: "region file"),
+            .init(
+                service: ControlSignalService(
+                    locationService: service,
+                    pidFile: PIDFile(stateDirectory: configuration.agent.stateDirectory),
+                    logger: logger
+                ),
+                serviceName: "control signals"
             ),
         ]
         if let reloading {
             services.append(
-                ConfigurationReloadService(
-                    source: reloading,
-                    connection: connection,
-                    locationService: service,
-                    regionFiles: regionFiles,
-                    notifier: notifier,
-                    logger: logger
+                .init(
+                    service: ConfigurationReloadService(
+                        source: reloading,
+                        connection: connection,
+                        locationService: service,
+                        regionFiles: regionFiles,
+                        notifier: notifier,
+                        logger: logger
+                    ),
+                    serviceName: "configuration reload"
                 )
             )
         }
@@ -218,22 +227,4 @@ public enum Agent {
     static func ignoreBrokenPipes() {
         signal(SIGPIPE, SIG_IGN)
     }
-}
-
-// The service group names each service with "\(service)": without a description of its own, that is a
-// reflection of the whole value, and the runtime's searches for its conformances, at every start.
-extension LocationService: CustomStringConvertible {
-    public var description: String { "LocationService" }
-}
-
-extension RegionFileService: CustomStringConvertible {
-    var description: String { "RegionFileService" }
-}
-
-extension ControlSignalService: CustomStringConvertible {
-    var description: String { "ControlSignalService" }
-}
-
-extension ConfigurationReloadService: CustomStringConvertible {
-    var description: String { "ConfigurationReloadService" }
 }

@@ -1,0 +1,124 @@
+#!/usr/bin/python3
+"""Writes an NMEA receiver log COPIES times in a row as one drive, for scripts/bench-live.sh: each copy after the
+first is moved later in time by the log's span plus one second, so a client sees one drive COPIES times as long,
+its time going forward as a receiver's does, not back to the first copy's start at each copy (which the agent takes
+as a reset of the receiver's clock: a time base reset and a few fixes judged out of order). The UTC times and dates
+of RMC, GGA, GLL, GNS, GST, GBS, GRS and ZDA sentences move, the checksums are made again; every other line is
+copied as it is.
+
+    continue-log.py LOG COPIES [LINES] > FEED
+
+LINES, when given and above 0, takes only the first LINES lines of LOG.
+"""
+import datetime
+import sys
+
+# Sentence type: (index of its hhmmss field, index of its ddmmyy date field or None). ZDA's date is three fields.
+TIMED = {"RMC": (1, 9), "GGA": (1, None), "GLL": (5, None), "GNS": (1, None), "GST": (1, None),
+         "GBS": (1, None), "GRS": (1, None), "ZDA": (1, "zda")}
+
+
+def checksum(body):
+    value = 0
+    for byte in body.encode("ascii", "replace"):
+        value ^= byte
+    return f"{value:02X}"
+
+
+def parse_time(text):
+    """Seconds of the day of an hhmmss[.ss] field, or None."""
+    if len(text) < 6 or not text[:6].isdigit():
+        return None
+    return int(text[0:2]) * 3600 + int(text[2:4]) * 60 + int(text[4:6])
+
+
+def format_time(seconds, original):
+    seconds %= 86400
+    return f"{seconds // 3600:02d}{seconds // 60 % 60:02d}{seconds % 60:02d}{original[6:]}"
+
+
+def split(line):
+    """(fields, trailing text) of a checksummed standard sentence with a time, or None."""
+    if not line.startswith("$") or "*" not in line or len(line) < 7 or line[1] == "P":
+        return None
+    body, _, rest = line[1:].partition("*")
+    fields = body.split(",")
+    if fields[0][2:] not in TIMED:
+        return None
+    return fields, rest[2:]
+
+
+def instants(lines):
+    """The UTC instants of the log's dated sentences, or, without any, its times of day as seconds."""
+    dated, times = [], []
+    for line in lines:
+        parsed = split(line)
+        if parsed is None:
+            continue
+        fields, _ = parsed
+        time_index, date_index = TIMED[fields[0][2:]]
+        if time_index >= len(fields) or (seconds := parse_time(fields[time_index])) is None:
+            continue
+        times.append(seconds)
+        try:
+            if date_index == "zda":
+                day = datetime.date(int(fields[4]), int(fields[3]), int(fields[2]))
+            elif date_index is not None:
+                text = fields[date_index]
+                day = datetime.date(2000 + int(text[4:6]), int(text[2:4]), int(text[0:2]))
+            else:
+                continue
+        except (IndexError, ValueError):
+            continue
+        dated.append(datetime.datetime.combine(day, datetime.time()) + datetime.timedelta(seconds=seconds))
+    return dated, times
+
+
+def shifted(line, offset):
+    parsed = split(line)
+    if parsed is None or offset == 0:
+        return line
+    fields, trailing = parsed
+    time_index, date_index = TIMED[fields[0][2:]]
+    if time_index >= len(fields) or (seconds := parse_time(fields[time_index])) is None:
+        return line
+    days = (seconds + offset) // 86400
+    fields[time_index] = format_time(seconds + offset, fields[time_index])
+    try:
+        if date_index == "zda" and days:
+            day = datetime.date(int(fields[4]), int(fields[3]), int(fields[2])) + datetime.timedelta(days=days)
+            fields[2], fields[3], fields[4] = f"{day.day:02d}", f"{day.month:02d}", f"{day.year:04d}"
+        elif date_index is not None and date_index != "zda" and days:
+            text = fields[date_index]
+            day = datetime.date(2000 + int(text[4:6]), int(text[2:4]), int(text[0:2])) + datetime.timedelta(days=days)
+            fields[date_index] = f"{day.day:02d}{day.month:02d}{day.year % 100:02d}"
+    except (IndexError, ValueError):
+        pass
+    body = ",".join(fields)
+    return f"${body}*{checksum(body)}{trailing}"
+
+
+def main():
+    log, copies = sys.argv[1], int(sys.argv[2])
+    limit = int(sys.argv[3]) if len(sys.argv) > 3 else 0
+    with open(log, newline="") as source:
+        lines = source.readlines()
+    if limit > 0:
+        lines = lines[:limit]
+    dated, times = instants(lines)
+    if dated:
+        span = int((max(dated) - min(dated)).total_seconds())
+    elif times:
+        span = (times[-1] - times[0]) % 86400
+    elif copies > 1:
+        sys.exit(f"continue-log: {log}: no sentence with a time (RMC, GGA, GLL, GNS, GST, GBS, GRS, ZDA) to move")
+    else:
+        span = 0
+    out = sys.stdout
+    for copy in range(copies):
+        offset = copy * (span + 1)
+        out.writelines(shifted(line, offset) for line in lines)
+
+
+if __name__ == "__main__":
+    main()
