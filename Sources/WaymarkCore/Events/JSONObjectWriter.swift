@@ -25,17 +25,17 @@ public struct JSONObjectWriter {
 
     public mutating func boolean(_ key: StaticString, _ value: Bool) {
         self.key(key)
-        buffer.append(contentsOf: (value ? "true" : "false").utf8)
+        if value { buffer.append(literal: "true") } else { buffer.append(literal: "false") }
     }
 
     public mutating func null(_ key: StaticString) {
         self.key(key)
-        buffer.append(contentsOf: "null".utf8)
+        buffer.append(literal: "null")
     }
 
     public mutating func integer(_ key: StaticString, _ value: Int64) {
         self.key(key)
-        buffer.append(contentsOf: String(value).utf8)
+        buffer.append(decimal: value)
     }
 
     /// A member whose key is known only now (an event type, a sink's name), quoted as JSON requires.
@@ -44,7 +44,7 @@ public struct JSONObjectWriter {
         isFirst = false
         appendQuoted(key)
         buffer.append(UInt8(ascii: ":"))
-        buffer.append(contentsOf: String(value).utf8)
+        buffer.append(decimal: value)
     }
 
     /// Writes the member only for a finite value: unknown fields are absent.
@@ -52,7 +52,7 @@ public struct JSONObjectWriter {
         guard let value, value.isFinite else { return }
         self.key(key)
         if value == value.rounded(), abs(value) < 1e15 {
-            buffer.append(contentsOf: String(Int64(value)).utf8)
+            buffer.append(decimal: Int64(value))
         } else {
             buffer.append(contentsOf: value.description.utf8)
         }

@@ -7,25 +7,29 @@ extension Timestamp {
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    /// Appends `YYYY-MM-DDTHH:MM:SS.mmmZ` to `bytes` without allocating.
+    /// Appends `YYYY-MM-DDTHH:MM:SS.mmmZ` to `bytes` without allocating, in one copy: every event and track
+    /// point has one.
     public func appendISO8601(to bytes: inout [UInt8]) {
         let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
         let secondOfDay = Int(seconds - days * 86_400)
         let (year, month, day) = Self.civil(fromDays: days)
-        appendDigits(Int(year), count: 4, to: &bytes)
-        bytes.append(UInt8(ascii: "-"))
-        appendDigits(month, count: 2, to: &bytes)
-        bytes.append(UInt8(ascii: "-"))
-        appendDigits(day, count: 2, to: &bytes)
-        bytes.append(UInt8(ascii: "T"))
-        appendDigits(secondOfDay / 3600, count: 2, to: &bytes)
-        bytes.append(UInt8(ascii: ":"))
-        appendDigits(secondOfDay / 60 % 60, count: 2, to: &bytes)
-        bytes.append(UInt8(ascii: ":"))
-        appendDigits(secondOfDay % 60, count: 2, to: &bytes)
-        bytes.append(UInt8(ascii: "."))
-        appendDigits(Int(nanoseconds / 1_000_000), count: 3, to: &bytes)
-        bytes.append(UInt8(ascii: "Z"))
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 24) { text in
+            put(Int(year), digits: 4, at: 0, in: text)
+            text[4] = UInt8(ascii: "-")
+            put(month, digits: 2, at: 5, in: text)
+            text[7] = UInt8(ascii: "-")
+            put(day, digits: 2, at: 8, in: text)
+            text[10] = UInt8(ascii: "T")
+            put(secondOfDay / 3600, digits: 2, at: 11, in: text)
+            text[13] = UInt8(ascii: ":")
+            put(secondOfDay / 60 % 60, digits: 2, at: 14, in: text)
+            text[16] = UInt8(ascii: ":")
+            put(secondOfDay % 60, digits: 2, at: 17, in: text)
+            text[19] = UInt8(ascii: ".")
+            put(Int(nanoseconds / 1_000_000), digits: 3, at: 20, in: text)
+            text[23] = UInt8(ascii: "Z")
+            bytes.append(contentsOf: UnsafeBufferPointer(text))
+        }
     }
 
     /// Parses ISO 8601 / RFC 3339 date-times as gpsd and GPX write them:
@@ -103,14 +107,12 @@ extension Timestamp {
     }
 }
 
-private func appendDigits(_ value: Int, count: Int, to bytes: inout [UInt8]) {
-    var divisor = 1
-    for _ in 1..<count { divisor *= 10 }
+/// Writes the last `digits` decimal digits of `value` (0 for a negative one) at `offset`.
+private func put(_ value: Int, digits: Int, at offset: Int, in text: UnsafeMutableBufferPointer<UInt8>) {
     var rest = max(0, value)
-    while divisor > 0 {
-        bytes.append(UInt8(ascii: "0") &+ UInt8(rest / divisor % 10))
-        rest %= divisor
-        divisor /= 10
+    for index in (offset..<(offset + digits)).reversed() {
+        text[index] = UInt8(ascii: "0") &+ UInt8(rest % 10)
+        rest /= 10
     }
 }
 

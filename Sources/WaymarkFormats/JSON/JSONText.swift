@@ -4,7 +4,7 @@ public enum JSONText {
     /// `1e-07`; a whole number without `.0`. JSON has no infinities and no NaN: those are written as `null`.
     public static func appendNumber(_ value: Double, to buffer: inout [UInt8]) {
         guard value.isFinite else {
-            buffer.append(contentsOf: "null".utf8)
+            buffer.append(literal: "null")
             return
         }
         let text = value.description
@@ -25,11 +25,11 @@ public enum JSONText {
             case UInt8(ascii: "\""), UInt8(ascii: "\\"):
                 buffer.append(UInt8(ascii: "\\"))
                 buffer.append(byte)
-            case UInt8(ascii: "\n"): buffer.append(contentsOf: #"\n"#.utf8)
-            case UInt8(ascii: "\r"): buffer.append(contentsOf: #"\r"#.utf8)
-            case UInt8(ascii: "\t"): buffer.append(contentsOf: #"\t"#.utf8)
+            case UInt8(ascii: "\n"): buffer.append(literal: #"\n"#)
+            case UInt8(ascii: "\r"): buffer.append(literal: #"\r"#)
+            case UInt8(ascii: "\t"): buffer.append(literal: #"\t"#)
             case 0..<0x20:
-                buffer.append(contentsOf: #"\u00"#.utf8)
+                buffer.append(literal: #"\u00"#)
                 buffer.append(hexDigits[Int(byte >> 4)])
                 buffer.append(hexDigits[Int(byte & 0xF)])
             default:

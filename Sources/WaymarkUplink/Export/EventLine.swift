@@ -60,23 +60,28 @@ public struct EventLine: Hashable, Sendable {
             try reader.beginObject()
             var keys: [String] = []
             keys.reserveCapacity(16)
+            // A bit per key's length and first byte: a key whose bit is still clear is new without a comparison.
+            var keyBits: UInt64 = 0
             while let key = try reader.nextKey() {
-                guard !keys.contains(key) else {
+                let bit = UInt64(1) << ((UInt64(key.utf8.count) &* 11 &+ UInt64(key.utf8.first ?? 0)) & 63)
+                guard keyBits & bit == 0 || !keys.contains(key) else {
                     throw EventLineError(
                         .malformedJSON,
                         "the key \(JSONText.quoted(key)) is given twice",
                         column: reader.keyPosition.column
                     )
                 }
+                keyBits |= bit
                 keys.append(key)
                 let column = reader.position.column
-                switch key {
-                case "type":
+                // Each of the three is looked for until it is found (they come first): the other keys, most of
+                // a line, are then compared with none of them.
+                if type == nil, key == "type" {
                     guard try reader.peek() == .string else { throw try Self.wrongKind(of: key, in: &reader) }
                     type = try reader.readString()
-                case "seq":
+                } else if seq == nil, key == "seq" {
                     seq = try Self.readSeq(from: &reader)
-                case "time":
+                } else if time == nil, key == "time" {
                     guard try reader.peek() == .string else { throw try Self.wrongKind(of: key, in: &reader) }
                     let text = try reader.readString()
                     guard let parsed = Timestamp(iso8601: text) else {
@@ -87,7 +92,7 @@ public struct EventLine: Hashable, Sendable {
                         )
                     }
                     time = parsed
-                default:
+                } else {
                     switch try reader.peek() {
                     case .number: members.append(Member(key: key, value: .number(try reader.readNumber())))
                     case .string: members.append(Member(key: key, value: .string(try reader.readString())))

@@ -1,4 +1,5 @@
 import WaymarkCore
+import WaymarkFormats
 
 /// A file format an export of event lines is written in.
 public enum ExportFormat: String, CaseIterable, Hashable, Sendable {
@@ -64,10 +65,10 @@ public struct Exporter: Sendable {
         phase = .begun
         switch format {
         case .jsonl, .gpx: break  // GPX's header waits for the first location's time.
-        case .geojson: buffer.append(contentsOf: #"{"type":"FeatureCollection","features":["#.utf8)
+        case .geojson: buffer.append(literal: #"{"type":"FeatureCollection","features":["#)
         case .csv:
             buffer.append(contentsOf: Self.csvColumns.joined(separator: ",").utf8)
-            buffer.append(contentsOf: "\r\n".utf8)
+            buffer.append(literal: "\r\n")
         }
     }
 
@@ -103,7 +104,7 @@ public struct Exporter: Sendable {
         switch format {
         case .jsonl, .csv: break
         case .gpx: gpx.finish(into: &buffer)
-        case .geojson: buffer.append(contentsOf: "\n]}\n".utf8)
+        case .geojson: buffer.append(literal: "\n]}\n")
         }
     }
 
@@ -114,7 +115,7 @@ public struct Exporter: Sendable {
             (-90...90).contains(coordinate.latitude), (-180...180).contains(coordinate.longitude)
         else { return }
         buffer.append(contentsOf: count == 0 ? "\n".utf8 : ",\n".utf8)
-        buffer.append(contentsOf: #"{"type":"Feature","geometry":{"type":"Point","coordinates":["#.utf8)
+        buffer.append(literal: #"{"type":"Feature","geometry":{"type":"Point","coordinates":["#)
         PlainDecimal(coordinate.longitude).append(to: &buffer)
         buffer.append(UInt8(ascii: ","))
         PlainDecimal(coordinate.latitude).append(to: &buffer)
@@ -122,7 +123,7 @@ public struct Exporter: Sendable {
             buffer.append(UInt8(ascii: ","))
             PlainDecimal(height).append(to: &buffer)
         }
-        buffer.append(contentsOf: #"]},"properties":"#.utf8)
+        buffer.append(literal: #"]},"properties":"#)
         // A byte order mark may start a line, but not a value inside a document.
         if raw.starts(with: [0xEF, 0xBB, 0xBF]) {
             buffer.append(contentsOf: raw.dropFirst(3))
@@ -136,7 +137,7 @@ public struct Exporter: Sendable {
     // MARK: - CSV
 
     private mutating func addRow(_ line: EventLine, into buffer: inout [UInt8]) {
-        PlainDecimal.appendDigits(line.seq, to: &buffer)
+        buffer.append(decimal: line.seq)
         buffer.append(UInt8(ascii: ","))
         Self.appendCell(line.type, to: &buffer)
         buffer.append(UInt8(ascii: ","))
@@ -149,7 +150,7 @@ public struct Exporter: Sendable {
             buffer.append(UInt8(ascii: ","))
             if let value = line.string(key) { Self.appendCell(value, to: &buffer) }
         }
-        buffer.append(contentsOf: "\r\n".utf8)
+        buffer.append(literal: "\r\n")
         count += 1
     }
 

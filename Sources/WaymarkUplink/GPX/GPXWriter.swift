@@ -1,4 +1,5 @@
 import WaymarkCore
+import WaymarkFormats
 
 /// Writes one GPX 1.1 track (`http://www.topografix.com/GPX/1/1`) into a caller's byte buffer, point by point,
 /// so that an export of millions of fixes never holds them all.
@@ -58,7 +59,7 @@ public struct GPXWriter: Sendable {
         guard point.isWritable else { return false }
         if state == .notStarted { writeHeader(time: point.time, into: &buffer) }
         if state == .inTrack {
-            buffer.append(contentsOf: "    <trkseg>\n".utf8)
+            buffer.append(literal: "    <trkseg>\n")
             segmentCount += 1
             state = .inSegment
         }
@@ -70,7 +71,7 @@ public struct GPXWriter: Sendable {
     /// Closes the open segment, so that the next point starts a new one; nothing when no segment is open.
     public mutating func endSegment(into buffer: inout [UInt8]) {
         guard state == .inSegment else { return }
-        buffer.append(contentsOf: "    </trkseg>\n".utf8)
+        buffer.append(literal: "    </trkseg>\n")
         state = .inTrack
     }
 
@@ -79,7 +80,7 @@ public struct GPXWriter: Sendable {
         precondition(state != .finished, "finish(into:) twice")
         if state == .notStarted { writeHeader(time: nil, into: &buffer) }
         endSegment(into: &buffer)
-        buffer.append(contentsOf: "  </trk>\n</gpx>\n".utf8)
+        buffer.append(literal: "  </trk>\n</gpx>\n")
         state = .finished
     }
 
@@ -108,32 +109,32 @@ public struct GPXWriter: Sendable {
     // MARK: - Writing
 
     private mutating func writeHeader(time: Timestamp?, into buffer: inout [UInt8]) {
-        buffer.append(contentsOf: #"<?xml version="1.0" encoding="UTF-8"?>"#.utf8)
-        buffer.append(contentsOf: "\n<gpx version=\"1.1\" creator=\"".utf8)
+        buffer.append(literal: #"<?xml version="1.0" encoding="UTF-8"?>"#)
+        buffer.append(literal: "\n<gpx version=\"1.1\" creator=\"")
         Self.appendEscaped(creator, to: &buffer)
-        buffer.append(contentsOf: #"" xmlns="http://www.topografix.com/GPX/1/1""#.utf8)
-        buffer.append(contentsOf: #" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance""#.utf8)
-        buffer.append(contentsOf: #" xmlns:gpxtpx="http://www.garmin.com/xmlschemas/TrackPointExtension/v2""#.utf8)
-        buffer.append(contentsOf: #" xsi:schemaLocation="http://www.topografix.com/GPX/1/1"#.utf8)
-        buffer.append(contentsOf: #" http://www.topografix.com/GPX/1/1/gpx.xsd">"#.utf8)
+        buffer.append(literal: #"" xmlns="http://www.topografix.com/GPX/1/1""#)
+        buffer.append(literal: #" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance""#)
+        buffer.append(literal: #" xmlns:gpxtpx="http://www.garmin.com/xmlschemas/TrackPointExtension/v2""#)
+        buffer.append(literal: #" xsi:schemaLocation="http://www.topografix.com/GPX/1/1"#)
+        buffer.append(literal: #" http://www.topografix.com/GPX/1/1/gpx.xsd">"#)
         buffer.append(UInt8(ascii: "\n"))
         if let time {
-            buffer.append(contentsOf: "  <metadata>\n    <time>".utf8)
+            buffer.append(literal: "  <metadata>\n    <time>")
             time.appendISO8601(to: &buffer)
-            buffer.append(contentsOf: "</time>\n  </metadata>\n".utf8)
+            buffer.append(literal: "</time>\n  </metadata>\n")
         }
-        buffer.append(contentsOf: "  <trk>\n    <name>".utf8)
+        buffer.append(literal: "  <trk>\n    <name>")
         Self.appendEscaped(name, to: &buffer)
-        buffer.append(contentsOf: "</name>\n".utf8)
+        buffer.append(literal: "</name>\n")
         if let description {
-            buffer.append(contentsOf: "    <desc>".utf8)
+            buffer.append(literal: "    <desc>")
             Self.appendEscaped(description, to: &buffer)
-            buffer.append(contentsOf: "</desc>\n".utf8)
+            buffer.append(literal: "</desc>\n")
         }
         if let source {
-            buffer.append(contentsOf: "    <src>".utf8)
+            buffer.append(literal: "    <src>")
             Self.appendEscaped(source, to: &buffer)
-            buffer.append(contentsOf: "</src>\n".utf8)
+            buffer.append(literal: "</src>\n")
         }
         state = .inTrack
     }
@@ -141,36 +142,36 @@ public struct GPXWriter: Sendable {
     private func writePoint(_ point: TrackPoint, into buffer: inout [UInt8]) {
         var longitude = PlainDecimal(point.longitude)
         if longitude.isWhole(180) { longitude = PlainDecimal(-180.0) }
-        buffer.append(contentsOf: #"      <trkpt lat=""#.utf8)
+        buffer.append(literal: #"      <trkpt lat=""#)
         PlainDecimal(point.latitude).append(to: &buffer)
-        buffer.append(contentsOf: #"" lon=""#.utf8)
+        buffer.append(literal: #"" lon=""#)
         longitude.append(to: &buffer)
-        buffer.append(contentsOf: #"">"#.utf8)
+        buffer.append(literal: #"">"#)
         if let elevation = point.elevation, elevation.isFinite {
-            buffer.append(contentsOf: "<ele>".utf8)
+            buffer.append(literal: "<ele>")
             PlainDecimal(elevation).append(to: &buffer)
-            buffer.append(contentsOf: "</ele>".utf8)
+            buffer.append(literal: "</ele>")
         }
-        buffer.append(contentsOf: "<time>".utf8)
+        buffer.append(literal: "<time>")
         point.time.appendISO8601(to: &buffer)
-        buffer.append(contentsOf: "</time>".utf8)
+        buffer.append(literal: "</time>")
         let speed = point.speed.flatMap { $0.isFinite && $0 >= 0 ? PlainDecimal($0) : nil }
         let course = point.course.flatMap(Self.degreesTrue)
         if speed != nil || course != nil {
-            buffer.append(contentsOf: "<extensions><gpxtpx:TrackPointExtension>".utf8)
+            buffer.append(literal: "<extensions><gpxtpx:TrackPointExtension>")
             if let speed {
-                buffer.append(contentsOf: "<gpxtpx:speed>".utf8)
+                buffer.append(literal: "<gpxtpx:speed>")
                 speed.append(to: &buffer)
-                buffer.append(contentsOf: "</gpxtpx:speed>".utf8)
+                buffer.append(literal: "</gpxtpx:speed>")
             }
             if let course {
-                buffer.append(contentsOf: "<gpxtpx:course>".utf8)
+                buffer.append(literal: "<gpxtpx:course>")
                 course.append(to: &buffer)
-                buffer.append(contentsOf: "</gpxtpx:course>".utf8)
+                buffer.append(literal: "</gpxtpx:course>")
             }
-            buffer.append(contentsOf: "</gpxtpx:TrackPointExtension></extensions>".utf8)
+            buffer.append(literal: "</gpxtpx:TrackPointExtension></extensions>")
         }
-        buffer.append(contentsOf: "</trkpt>\n".utf8)
+        buffer.append(literal: "</trkpt>\n")
     }
 
     /// A course as TrackPointExtension's `DegreesTrue_t` takes it: 0 up to, not including, 360.
@@ -186,18 +187,18 @@ public struct GPXWriter: Sendable {
     static func appendEscaped(_ text: String, to buffer: inout [UInt8]) {
         for scalar in text.unicodeScalars {
             switch scalar {
-            case "&": buffer.append(contentsOf: "&amp;".utf8)
-            case "<": buffer.append(contentsOf: "&lt;".utf8)
-            case ">": buffer.append(contentsOf: "&gt;".utf8)
-            case "\"": buffer.append(contentsOf: "&quot;".utf8)
-            case "'": buffer.append(contentsOf: "&apos;".utf8)
+            case "&": buffer.append(literal: "&amp;")
+            case "<": buffer.append(literal: "&lt;")
+            case ">": buffer.append(literal: "&gt;")
+            case "\"": buffer.append(literal: "&quot;")
+            case "'": buffer.append(literal: "&apos;")
             // Kept through attribute-value normalisation, which would turn them into spaces.
-            case "\t": buffer.append(contentsOf: "&#9;".utf8)
-            case "\n": buffer.append(contentsOf: "&#10;".utf8)
-            case "\r": buffer.append(contentsOf: "&#13;".utf8)
+            case "\t": buffer.append(literal: "&#9;")
+            case "\n": buffer.append(literal: "&#10;")
+            case "\r": buffer.append(literal: "&#13;")
             case "\u{0}"..<"\u{20}", "\u{FFFE}", "\u{FFFF}":
                 // Not XML 1.0 characters, not even as references.
-                buffer.append(contentsOf: "\u{FFFD}".utf8)
+                buffer.append(literal: "\u{FFFD}")
             default:
                 if scalar.isASCII {
                     buffer.append(UInt8(scalar.value))
@@ -251,7 +252,7 @@ struct PlainDecimal: Sendable {
             return
         }
         if negative { buffer.append(UInt8(ascii: "-")) }
-        Self.appendDigits(whole, to: &buffer)
+        buffer.append(decimal: whole)
         guard fraction != 0 else { return }
         buffer.append(UInt8(ascii: "."))
         var digits = 9
@@ -260,22 +261,7 @@ struct PlainDecimal: Sendable {
             rest /= 10
             digits -= 1
         }
-        let start = buffer.count
-        for _ in 0..<digits {
-            buffer.append(UInt8(ascii: "0") + UInt8(rest % 10))
-            rest /= 10
-        }
-        buffer[start...].reverse()
-    }
-
-    static func appendDigits(_ value: UInt64, to buffer: inout [UInt8]) {
-        let start = buffer.count
-        var rest = value
-        repeat {
-            buffer.append(UInt8(ascii: "0") + UInt8(rest % 10))
-            rest /= 10
-        } while rest > 0
-        buffer[start...].reverse()
+        buffer.append(decimal: rest, minimumDigits: digits)
     }
 
     /// A magnitude of 1e15 or more, whose shortest text may have an exponent: `1.5e+20` as `150000000000000000000`.
