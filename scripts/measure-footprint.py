@@ -6,10 +6,10 @@
 Every round, for the board's binary (scripts/build-release.sh, or WAYMARK=PATH) and, with --peer, another
 build measured the same way in the same round:
 
-- drive: ONE real gpsd replays LOG (default the Regensburg drive) K times in a row (default: enough copies for
-  10,000 TPV) to `waymark run --print` with its default configuration (spool and file sink on, a fresh state
-  directory), `gpspipe -w` and the Python gps client (python3-gps), all watching from the first sentence. Peak
-  RSS of each is GNU time's "Maximum resident set size"; the agent's CPU seconds too.
+- drive: ONE real gpsd replays LOG (default the Regensburg drive) K times in a row as one drive (default: enough
+  copies for 10,000 TPV) to `waymark run --print` with its default configuration (spool and file sink on, a fresh
+  state directory), `gpspipe -w` and the Python gps client (python3-gps), all watching from the first sentence.
+  Peak RSS of each is GNU time's "Maximum resident set size"; the agent's CPU seconds too.
 - idle: `waymark run` connected to a gpsd that has no receiver, after 5 s: VmRSS, RssAnon and RssFile.
 - start: the time from starting `waymark run --print` (gpsd connected, no receiver) to its first event on
   stdout, over 10 starts.
@@ -237,9 +237,9 @@ def main():
         copies = arguments.copies or (-(-10000 // tpv_per_copy) if tpv_per_copy else 4)
         feed = os.path.join(work, "feed.log")
         with open(feed, "wb") as out:
-            data = open(arguments.log, "rb").read()
-            for _ in range(copies):
-                out.write(data)
+            # One drive K times as long, its time going forward (scripts/bench/continue-log.py).
+            out.write(subprocess.run([sys.executable, os.path.join(ROOT, "scripts/bench/continue-log.py"),
+                                      arguments.log, str(copies)], check=True, capture_output=True).stdout)
             out.write(b"\n# EOF\n")
         print(f"{copies} copies of {os.path.basename(arguments.log)} ({copies * tpv_per_copy} TPV), "
               f"{arguments.rounds} rounds; binaries: " + ", ".join(f"{k}={v}" for k, v in binaries.items()))

@@ -60,6 +60,10 @@ import WaymarkUplink
             "column 59: unexpected \"x\""
         ),
         (#"{"type":"a","type":"b"}"#, "malformed_json", #"column 13: the key "type" is given twice"#),
+        (#"{"type":"a","lat":1,"lon":2,"lat":3}"#, "malformed_json", #"column 29: the key "lat" is given twice"#),
+        // Keys are compared as strings are: canonically equivalent spellings are one key.
+        ("{\"type\":\"a\",\"K\":1,\"\u{212A}\":2}", "malformed_json", "column 19: the key \"\u{212A}\" is given twice"),
+        ("{\"type\":\"a\",\"\u{E9}\":1,\"e\u{301}\":2}", "malformed_json", "column 20: the key \"e\u{301}\" is given"),
         (#"{"type":"location","seq":1,"time":"2029-11-25T16:57:46Z""#, "malformed_json", "column 1: the object is"),
         (#"{"seq":1,"time":"2029-11-25T16:57:46Z"}"#, "missing_member", #"the event has no "type""#),
         (#"{"type":"location","time":"2029-11-25T16:57:46Z"}"#, "missing_member", #"the event has no "seq""#),

@@ -3,8 +3,8 @@
 first is moved later in time by the log's span plus one second, so a client sees one drive COPIES times as long,
 its time going forward as a receiver's does, not back to the first copy's start at each copy (which the agent takes
 as a reset of the receiver's clock: a time base reset and a few fixes judged out of order). The UTC times and dates
-of RMC, GGA, GLL, GNS, GST, GBS, GRS and ZDA sentences move, the checksums are made again; every other line is
-copied as it is.
+of RMC, GGA, GLL, GNS, GST, GBS, GRS and ZDA sentences move, their checksums are made again; a sentence whose
+checksum was wrong and every other line are copied as they are.
 
     continue-log.py LOG COPIES [LINES] > FEED
 
@@ -38,12 +38,13 @@ def format_time(seconds, original):
 
 
 def split(line):
-    """(fields, trailing text) of a checksummed standard sentence with a time, or None."""
+    """(fields, trailing text) of a standard sentence with a time and a valid checksum, or None: a sentence the
+    receiver garbled stays as it is, to be refused by gpsd in every copy."""
     if not line.startswith("$") or "*" not in line or len(line) < 7 or line[1] == "P":
         return None
     body, _, rest = line[1:].partition("*")
     fields = body.split(",")
-    if fields[0][2:] not in TIMED:
+    if fields[0][2:] not in TIMED or rest[:2].upper() != checksum(body):
         return None
     return fields, rest[2:]
 
@@ -106,14 +107,12 @@ def main():
     if limit > 0:
         lines = lines[:limit]
     dated, times = instants(lines)
-    if dated:
-        span = int((max(dated) - min(dated)).total_seconds())
-    elif times:
-        span = (times[-1] - times[0]) % 86400
-    elif copies > 1:
+    if not times and copies > 1:
         sys.exit(f"continue-log: {log}: no sentence with a time (RMC, GGA, GLL, GNS, GST, GBS, GRS, ZDA) to move")
-    else:
-        span = 0
+    # The dated sentences may not be the first and last with a time (a GGA before the first RMC): the span is
+    # the longer of the two measures.
+    span = max(int((max(dated) - min(dated)).total_seconds()) if dated else 0,
+               (times[-1] - times[0]) % 86400 if times else 0)
     out = sys.stdout
     for copy in range(copies):
         offset = copy * (span + 1)

@@ -60,11 +60,15 @@ public struct EventLine: Hashable, Sendable {
             try reader.beginObject()
             var keys: [String] = []
             keys.reserveCapacity(16)
-            // A bit per key's length and first byte: a key whose bit is still clear is new without a comparison.
+            // A bit per ASCII key's length and first byte: an ASCII key whose bit is still clear is new without a
+            // comparison. Keys are equal as Swift's strings are, canonically ("\u{212A}" is "K"): once a key
+            // beyond ASCII is seen, every key is compared.
             var keyBits: UInt64 = 0
+            var allASCII = true
             while let key = try reader.nextKey() {
+                allASCII = allASCII && key.utf8.allSatisfy { $0 < 0x80 }
                 let bit = UInt64(1) << ((UInt64(key.utf8.count) &* 11 &+ UInt64(key.utf8.first ?? 0)) & 63)
-                guard keyBits & bit == 0 || !keys.contains(key) else {
+                guard (allASCII && keyBits & bit == 0) || !keys.contains(key) else {
                     throw EventLineError(
                         .malformedJSON,
                         "the key \(JSONText.quoted(key)) is given twice",
