@@ -37,64 +37,63 @@ def format_time(seconds, original):
     return f"{seconds // 3600:02d}{seconds // 60 % 60:02d}{seconds % 60:02d}{original[6:]}"
 
 
-def split(line):
-    """(fields, trailing text) of a standard sentence with a time and a valid checksum, or None: a sentence the
-    receiver garbled stays as it is, to be refused by gpsd in every copy."""
+def timed(line):
+    """(fields, trailing text, time index, date index, seconds of the day) of a standard sentence with a time
+    and a valid checksum, or None: a sentence the receiver garbled stays as it is, to be refused by gpsd in
+    every copy."""
     if not line.startswith("$") or "*" not in line or len(line) < 7 or line[1] == "P":
         return None
     body, _, rest = line[1:].partition("*")
     fields = body.split(",")
     if fields[0][2:] not in TIMED or rest[:2].upper() != checksum(body):
         return None
-    return fields, rest[2:]
+    time_index, date_index = TIMED[fields[0][2:]]
+    if time_index >= len(fields) or (seconds := parse_time(fields[time_index])) is None:
+        return None
+    return fields, rest[2:], time_index, date_index, seconds
+
+
+def day_of(fields, date_index):
+    """The date a sentence carries (RMC's ddmmyy, ZDA's dd mm yyyy), or None."""
+    try:
+        if date_index == "zda":
+            return datetime.date(int(fields[4]), int(fields[3]), int(fields[2]))
+        if date_index is not None:
+            text = fields[date_index]
+            return datetime.date(2000 + int(text[4:6]), int(text[2:4]), int(text[0:2]))
+    except (IndexError, ValueError):
+        pass
+    return None
+
+
+def set_day(fields, date_index, day):
+    if date_index == "zda":
+        fields[2], fields[3], fields[4] = f"{day.day:02d}", f"{day.month:02d}", f"{day.year:04d}"
+    else:
+        fields[date_index] = f"{day.day:02d}{day.month:02d}{day.year % 100:02d}"
 
 
 def instants(lines):
-    """The UTC instants of the log's dated sentences, or, without any, its times of day as seconds."""
+    """The UTC instants of the log's dated sentences, and the times of day of all its timed ones."""
     dated, times = [], []
     for line in lines:
-        parsed = split(line)
-        if parsed is None:
+        if (sentence := timed(line)) is None:
             continue
-        fields, _ = parsed
-        time_index, date_index = TIMED[fields[0][2:]]
-        if time_index >= len(fields) or (seconds := parse_time(fields[time_index])) is None:
-            continue
+        fields, _, _, date_index, seconds = sentence
         times.append(seconds)
-        try:
-            if date_index == "zda":
-                day = datetime.date(int(fields[4]), int(fields[3]), int(fields[2]))
-            elif date_index is not None:
-                text = fields[date_index]
-                day = datetime.date(2000 + int(text[4:6]), int(text[2:4]), int(text[0:2]))
-            else:
-                continue
-        except (IndexError, ValueError):
-            continue
-        dated.append(datetime.datetime.combine(day, datetime.time()) + datetime.timedelta(seconds=seconds))
+        if (day := day_of(fields, date_index)) is not None:
+            dated.append(datetime.datetime.combine(day, datetime.time()) + datetime.timedelta(seconds=seconds))
     return dated, times
 
 
 def shifted(line, offset):
-    parsed = split(line)
-    if parsed is None or offset == 0:
+    if offset == 0 or (sentence := timed(line)) is None:
         return line
-    fields, trailing = parsed
-    time_index, date_index = TIMED[fields[0][2:]]
-    if time_index >= len(fields) or (seconds := parse_time(fields[time_index])) is None:
-        return line
-    days = (seconds + offset) // 86400
+    fields, trailing, time_index, date_index, seconds = sentence
     fields[time_index] = format_time(seconds + offset, fields[time_index])
-    try:
-        if date_index == "zda" and days:
-            day = datetime.date(int(fields[4]), int(fields[3]), int(fields[2])) + datetime.timedelta(days=days)
-            fields[2], fields[3], fields[4] = f"{day.day:02d}", f"{day.month:02d}", f"{day.year:04d}"
-        elif date_index is not None and date_index != "zda" and days:
-            text = fields[date_index]
-            day = datetime.date(2000 + int(text[4:6]), int(text[2:4]), int(text[0:2])) + datetime.timedelta(days=days)
-            fields[date_index] = f"{day.day:02d}{day.month:02d}{day.year % 100:02d}"
-    except (IndexError, ValueError):
-        pass
+    days = (seconds + offset) // 86400
+    if days and (day := day_of(fields, date_index)) is not None:
+        set_day(fields, date_index, day + datetime.timedelta(days=days))
     body = ",".join(fields)
     return f"${body}*{checksum(body)}{trailing}"
 
