@@ -8,6 +8,9 @@
 #             built here with cc -O2): libgps's own parsing, the floor
 #   gpspipe   `gpspipe -w` (Debian gpsd-clients), the raw JSON to a file
 #   python    the same loop as c on Debian's python3-gps (scripts/bench/minimal-client.py)
+#   floor     paced only: waymark with its work taken out (FLOOR=$(scripts/bench/build-floor.sh)): it reads, maps
+#             and assembles gpsd's messages as waymark does, then drops them; it says nothing, so it runs for the
+#             feed's paced duration and is then stopped
 #
 #   scripts/bench-live.sh [-k K] [-r ROUNDS] [-x SPEEDUP] [-l LINES] [LOG]
 #
@@ -31,12 +34,13 @@
 #
 # Environment: TIMEOUT (seconds to wait for the end of one replay; default 60 + 30 per copy, or the paced
 # duration + 60), KEEP=1 keeps the work directory and prints its path, WAYMARK=PATH measures another build,
-# CLIENTS="waymark c gpspipe" measures only those (gpspipe always: it counts the TPVs).
+# CLIENTS="waymark c gpspipe" measures only those (gpspipe always: it counts the TPVs), FLOOR=PATH the floor's
+# binary (client floor).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$PATH:/opt/swift/usr/bin"
 
-usage() { sed -n '12,23p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+usage() { sed -n '15,26p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 die() { echo "bench-live: $*" >&2; exit 1; }
 
 copies=""
@@ -78,6 +82,7 @@ done
 
 waymark=${WAYMARK:-$(scripts/build-release.sh)}
 [ -x "$waymark" ] || die "$waymark: no binary after the build"
+floor=${FLOOR:-}
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/bench-live.XXXXXX")
 pids=() # every process this script started, killed by id on exit
@@ -180,10 +185,12 @@ run_phase() {
         die "gpsd did not start listening on 127.0.0.1:$gpsd_port: $(tail -n 3 "$dir/gpsd.err")"
     local command=()
     case $client in
-    waymark)
+    waymark | floor)
         printf '[agent]\nstate_dir = "%s/state"\nlog_dir = "%s/logs"\nruntime_dir = "%s/run"\n' "$dir" "$dir" "$dir" \
             >"$dir/waymark.toml"
-        command=("$waymark" run --print --config "$dir/waymark.toml" --gpsd "127.0.0.1:$gpsd_port")
+        local binary=$waymark
+        [ "$client" = floor ] && binary=$floor
+        command=("$binary" run --print --config "$dir/waymark.toml" --gpsd "127.0.0.1:$gpsd_port")
         ;;
     c) command=("$work/minimal-client" 127.0.0.1 "$gpsd_port") ;;
     gpspipe) command=(gpspipe -w "127.0.0.1:$gpsd_port") ;;
@@ -204,7 +211,7 @@ run_phase() {
         while read -r key value unit; do [ "$key" = VmHWM: ] && hwm=$value; done 2>/dev/null <"/proc/$pid/status" || true
         if [ -n "$wall_limit_us" ]; then
             [ "$elapsed_us" -lt "$wall_limit_us" ] || break
-            kill -0 "$pid" 2>/dev/null || die "$client exited while idle: $(tail -n 5 "$dir/err")"
+            kill -0 "$pid" 2>/dev/null || die "$client exited before it was stopped: $(tail -n 5 "$dir/err")"
         else
             # c and python end by themselves at the receiver's end; the others say so in their output.
             case $client in
@@ -246,6 +253,13 @@ time_figures() { awk -v hwm="$(cat "$1/hwm_kb")" '{printf "%.6f\t%d\t%d\t%d\n", 
 
 read -r -a clients <<<"${CLIENTS:-waymark c gpspipe python}"
 [[ " ${clients[*]} " == *" gpspipe "* ]] || die "CLIENTS=${CLIENTS:-}: gpspipe must be among them (its count is the round's TPVs)"
+if [[ " ${clients[*]} " == *" floor "* ]]; then
+    [ "$speedup" -gt 0 ] || die "the floor runs paced only (-x): it cannot tell when a replay all at once ends"
+    [ -x "$floor" ] || die "FLOOR=$floor: the floor's binary, from scripts/bench/build-floor.sh"
+    # The feed's second of delay, its paced duration, and a fifth of a second for gpsd to pass on the last lines:
+    # the others, stopped at gpsd's end of the receiver, run about 0.3 s less.
+    floor_wall_us=$(python3 -c "print(int((1.2 + $feed_lines / $rate) * 1e6))")
+fi
 results="$work/results.tsv"
 printf 'round\tphase\tclient\tcpu_s\trss_kb\tvoluntary\twritten\twall_us\ttpv\tcommits\n' >"$results"
 gpsd_version=$(/usr/sbin/gpsd -V 2>&1 | awk '{print $2}')
@@ -258,7 +272,9 @@ for round in $(seq "$rounds"); do
     for index in "${!clients[@]}"; do
         client=${clients[$(((index + round - 1) % ${#clients[@]}))]}
         dir="$work/round$round/$client"
-        run_phase "$dir/replay" "$client" "sleep 1; $feed" ""
+        limit=""
+        [ "$client" = floor ] && limit=$floor_wall_us
+        run_phase "$dir/replay" "$client" "sleep 1; $feed" "$limit"
         wall_us=$(cat "$dir/replay/wall_us")
         commits=0
         case $client in
@@ -313,7 +329,8 @@ import csv, statistics, sys
 path, log, copies, rounds, pace, speedup = sys.argv[1:]
 rows = list(csv.DictReader(open(path), delimiter="\t"))
 paced = speedup != "0"
-labels = {"waymark": "waymark run --print", "c": "C libgps loop", "gpspipe": "gpspipe -w", "python": "Python gps client"}
+labels = {"waymark": "waymark run --print", "floor": "waymark, work taken out", "c": "C libgps loop",
+          "gpspipe": "gpspipe -w", "python": "Python gps client"}
 
 def rows_of(client, phase):
     return [r for r in rows if r["client"] == client and r["phase"] == phase]
@@ -377,6 +394,9 @@ for peer in ("c", "gpspipe", "python"):
                         if r["round"] in mine and p_marginal(r) > 0)
         text += f", marginal {span((ratios[0], statistics.median(ratios), ratios[-1]) if ratios else None)}"
     print(text)
+if rows_of("floor", "replay"):
+    print(f"  the floor (waymark with its work taken out) / {labels['c']}: "
+          f"CPU {span(paired('floor', 'c', lambda r: float(r['cpu_s'])))}")
 c = figures["c"]
 print(f"waymark's voluntary switches per TPV {w['switches']:.3f} against the C loop's {c['switches']:.3f} "
       f"plus one per spool commit ({w['commits']:.4f} commits per TPV): "
