@@ -9,8 +9,8 @@
 #   gpspipe   `gpspipe -w` (Debian gpsd-clients), the raw JSON to a file
 #   python    the same loop as c on Debian's python3-gps (scripts/bench/minimal-client.py)
 #   floor     paced only: waymark with its work taken out (FLOOR=$(scripts/bench/build-floor.sh)): it reads, maps
-#             and assembles gpsd's messages as waymark does, then drops them; it says nothing, so it runs for the
-#             feed's paced duration and is then stopped
+#             and assembles gpsd's messages as waymark does, then drops them; it says nothing, so it is stopped
+#             0.2 s after the feed has ended (socat gone), where the others see the receiver's end
 #
 #   scripts/bench-live.sh [-k K] [-r ROUNDS] [-x SPEEDUP] [-l LINES] [LOG]
 #
@@ -167,15 +167,18 @@ else
 fi
 
 # One phase of one client: gpsd on a socat source running SOURCE_COMMAND and the client under rusage.py, until
-# the client's end of the replay or, when WALL_LIMIT_US is given, for that many microseconds.
+# the client's end of the replay (the floor's: 0.2 s after the source's) or, when WALL_LIMIT_US is given, for that
+# many microseconds.
 # Writes $dir/{out,err,time,wall_us}.
 run_phase() {
     local dir=$1 client=$2 source_command=$3 wall_limit_us=$4 feed_port gpsd_port started elapsed_us time_pid pid
+    local feed_pid fed_us=""
     mkdir -p "$dir"
     feed_port=$(free_port)
     gpsd_port=$(free_port)
     socat -u "SYSTEM:$source_command" "TCP-LISTEN:$feed_port,bind=127.0.0.1,reuseaddr" 2>"$dir/socat.err" &
-    pids+=("$!")
+    feed_pid=$!
+    pids+=("$feed_pid")
     for _ in $(seq 100); do listening "$feed_port" && break; sleep 0.1; done
     listening "$feed_port" || die "socat did not start listening on 127.0.0.1:$feed_port: $(cat "$dir/socat.err")"
     /usr/sbin/gpsd -N -b -S "$gpsd_port" -F "$dir/ctl.sock" "tcp://127.0.0.1:$feed_port" 2>"$dir/gpsd.err" &
@@ -217,6 +220,12 @@ run_phase() {
             case $client in
             waymark) tail -c 4096 "$dir/out" | grep -q '"code":"no_device"' && break ;;
             gpspipe) tail -c 4096 "$dir/out" | grep -q '"activated":0' && break ;;
+            floor)
+                if ! kill -0 "$feed_pid" 2>/dev/null; then
+                    fed_us=${fed_us:-$elapsed_us}
+                    [ $((elapsed_us - fed_us)) -lt 200000 ] || break
+                fi
+                ;;
             esac
             if ! kill -0 "$pid" 2>/dev/null; then
                 case $client in
@@ -256,9 +265,6 @@ read -r -a clients <<<"${CLIENTS:-waymark c gpspipe python}"
 if [[ " ${clients[*]} " == *" floor "* ]]; then
     [ "$speedup" -gt 0 ] || die "the floor runs paced only (-x): it cannot tell when a replay all at once ends"
     [ -x "$floor" ] || die "FLOOR=$floor: the floor's binary, from scripts/bench/build-floor.sh"
-    # The feed's second of delay, its paced duration, and a fifth of a second for gpsd to pass on the last lines:
-    # the others, stopped at gpsd's end of the receiver, run about 0.3 s less.
-    floor_wall_us=$(python3 -c "print(int((1.2 + $feed_lines / $rate) * 1e6))")
 fi
 results="$work/results.tsv"
 printf 'round\tphase\tclient\tcpu_s\trss_kb\tvoluntary\twritten\twall_us\ttpv\tcommits\n' >"$results"
@@ -267,14 +273,13 @@ echo "log: $log x $copies ($feed_lines lines, $pace), $rounds rounds; gpsd $gpsd
 for round in $(seq "$rounds"); do
     tpv=""
     kept=""
+    judged_live=""
     counts=()
     summary="round $round:"
     for index in "${!clients[@]}"; do
         client=${clients[$(((index + round - 1) % ${#clients[@]}))]}
         dir="$work/round$round/$client"
-        limit=""
-        [ "$client" = floor ] && limit=$floor_wall_us
-        run_phase "$dir/replay" "$client" "sleep 1; $feed" "$limit"
+        run_phase "$dir/replay" "$client" "sleep 1; $feed" ""
         wall_us=$(cat "$dir/replay/wall_us")
         commits=0
         case $client in
@@ -315,12 +320,15 @@ for round in $(seq "$rounds"); do
     # Every row of the round gets the round's TPV count (the same feed to each client).
     sed "s/@TPV@/$tpv/" "$work/round.tsv" >>"$results"
     rm "$work/round.tsv"
-    expected=$({ "$waymark" replay "$capture" 2>&1 >/dev/null || true; } | tail -n 1 | sed 's/^.*: //' | judged)
-    if [ "$judged_live" != "$expected" ]; then
-        echo "round $round: WARNING waymark judged $judged_live messages live, $expected in the replay of" \
-            "gpspipe's capture: it did not keep up and gpsd dropped messages for it" >&2
+    if [ -n "$judged_live" ]; then
+        expected=$({ "$waymark" replay "$capture" 2>&1 >/dev/null || true; } | tail -n 1 | sed 's/^.*: //' | judged)
+        if [ "$judged_live" != "$expected" ]; then
+            echo "round $round: WARNING waymark judged $judged_live messages live, $expected in the replay of" \
+                "gpspipe's capture: it did not keep up and gpsd dropped messages for it" >&2
+        fi
+        kept=", waymark judged $judged_live of $expected$kept"
     fi
-    echo "$summary; $tpv TPVs, waymark judged $judged_live of $expected$kept" >&2
+    echo "$summary; $tpv TPVs$kept" >&2
 done
 
 python3 - "$results" "$log" "$copies" "$rounds" "$pace" "$speedup" <<'PYTHON'
@@ -369,14 +377,14 @@ for client in labels:
 tpv = med([float(r["tpv"]) for r in rows])
 print(f"log {log} x {copies}, fed {pace}: median of {rounds} rounds, {tpv:.0f} TPVs a replay, each client in turn")
 print()
-header = f"{'':<22}{'CPU s':>8}{'us/TPV':>9}" + ("" if paced else f"{'idle s':>8}{'marginal':>10}") + \
+header = f"{'':<25}{'CPU s':>8}{'us/TPV':>9}" + ("" if paced else f"{'idle s':>8}{'marginal':>10}") + \
     f"{'peak RSS MB':>13}{'vol. sw./TPV':>14}{'written MB':>12}"
 print(header)
 for client, label in labels.items():
     if not rows_of(client, "replay"):
         continue  # not measured (CLIENTS)
     f = figures[client]
-    line = f"{label:<22}{f['cpu']:>8.3f}{f['us']:>9.2f}"
+    line = f"{label:<25}{f['cpu']:>8.3f}{f['us']:>9.2f}"
     if not paced:
         line += f"{f['idle']:>8.3f}{f['marginal']:>10.2f}"
     line += f"{f['rss']:>13.1f}{f['switches']:>14.3f}{f['written']:>12.2f}"

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds the floor of scripts/bench-live.sh's paced run: `waymark` with its work taken out. It is the release
-# build of the working tree's tracked files, but the location service is handed gpsd's batches by an empty
+# build of the working tree as it is (its files that git tracks or does not ignore, and Package.resolved, so the
+# dependencies are the same versions), but the location service is handed gpsd's batches by an empty
 # closure: the connection's thread reads, maps and assembles every message as the agent does, then drops it (no
 # pipeline, no encoding, no stdout, no spool). Prints the binary's path on stdout.
 #
@@ -19,18 +20,25 @@ grep -qF "$handing" "$service" || {
     exit 1
 }
 mkdir -p "$copy"
+# The files of the working tree, one per line (a name with a line break in it is left out).
+files=$(mktemp)
+trap 'rm -f "$files"' EXIT
+{
+    git ls-files -z --cached --others --exclude-standard
+    if [ -f Package.resolved ]; then printf '%s\0' Package.resolved; fi
+} | while IFS= read -r -d '' file; do
+    if [ -f "$file" ] && [[ $file != *$'\n'* ]]; then printf '%s\n' "$file"; fi
+done | sort -u >"$files"
 # Only what changed is copied, so the build after it recompiles only that.
-tracked=$(mktemp)
-trap 'rm -f "$tracked"' EXIT
-git ls-files >"$tracked"
 while IFS= read -r file; do
-    [ -f "$file" ] && [ "$file" != "$service" ] || continue
+    [ "$file" != "$service" ] || continue
     cmp -s "$file" "$copy/$file" && continue
     mkdir -p "$copy/$(dirname "$file")"
     cp "$file" "$copy/$file"
-done <"$tracked"
+done <"$files"
 # A file gone from the working tree must not be compiled in the copy.
-(cd "$copy" && find Package.swift Sources Tests scripts -type f 2>/dev/null) | sort | comm -23 - <(sort "$tracked") |
+(cd "$copy" && find . -path ./.build-release -prune -o -type f -print | sed 's|^\./||' | sort) |
+    comm -23 - <(sort -u "$files" <(echo "$service")) |
     while IFS= read -r stale; do rm -f "$copy/$stale"; done
 content=$(<"$service")
 printf '%s\n' "${content/"$handing"/$dropping}" >"$copy/$service.new"
