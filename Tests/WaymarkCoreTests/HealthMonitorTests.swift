@@ -140,6 +140,31 @@ import WaymarkCore
         #expect(seen == outcomes)
     }
 
+    @Test(
+        "disk_low says sizes in the unit that shows them: never '0 MB free' for 324 KB",
+        arguments: [
+            (324 << 10, 64 << 20, "has 324 KB free, less than [health] min_free_bytes (64 MB)"),
+            (512, 64 << 20, "has 512 bytes free, less than [health] min_free_bytes (64 MB)"),
+            (0, 1 << 20, "has 0 bytes free, less than [health] min_free_bytes (1 MB)"),
+            (1_572_864, 64 << 20, "has 1.5 MB free, less than [health] min_free_bytes (64 MB)"),
+            (13 << 20, 3 << 30, "has 13 MB free, less than [health] min_free_bytes (3 GB)"),
+        ] as [(Int64, Int64, String)]
+    )
+    func diskLowMessage(_ free: Int64, _ threshold: Int64, _ expected: String) throws {
+        var monitor = HealthMonitor(settings: HealthSettings(minFreeBytes: threshold))
+        let changes = monitor.disk(
+            setting: "[agent] state_dir",
+            path: "/var/lib/waymark",
+            freeBytes: free,
+            now: Self.at(0)
+        )
+        guard case .raised(let alarm) = try #require(changes.first) else {
+            Issue.record("not raised: \(changes)")
+            return
+        }
+        #expect(alarm.message.hasPrefix("[agent] state_dir /var/lib/waymark " + expected), "\(alarm.message)")
+    }
+
     @Test("sink_stalled: per sink, raised past max_unsent_age, cleared when it caught up")
     func sinkStalled() {
         var monitor = HealthMonitor(settings: HealthSettings(maxUnsentAge: .seconds(60)))

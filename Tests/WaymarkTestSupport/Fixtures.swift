@@ -19,15 +19,29 @@ public enum Fixtures {
 }
 
 extension Fixtures {
-    /// The `[agent]` section that gives a test's agent its own spool and logs under `directory`, so that
-    /// agents running side by side never share them (nor the board's `/var/lib/waymark`).
-    public static func agentSection(in directory: URL, runtimeDirectory: String? = nil) -> String {
-        """
-        [agent]
-        state_dir = "\(directory.appendingPathComponent("state").path)"
-        log_dir = "\(directory.appendingPathComponent("logs").path)"
-        runtime_dir = "\(runtimeDirectory ?? directory.appendingPathComponent("run").path)"
+    /// The sections that keep a test's agent off the board's files: its own spool, logs and runtime files under
+    /// `directory` (`[agent]`: agents running side by side never share them, nor `/var/lib/waymark` or
+    /// `/run/waymark`), and a gazetteer there that does not exist (`[places] file`), as on a machine without the
+    /// places package, never the `/usr/share/waymark/places.bin` an installed package brings. A section that
+    /// `settings` define is left to them; `[agent]` comes last, so that keys written after it stay in it.
+    public static func isolatedSections(
+        in directory: URL,
+        runtimeDirectory: String? = nil,
+        besides settings: String = ""
+    ) -> String {
+        var sections = ""
+        if !settings.contains("[places]") {
+            sections += "[places]\nfile = \"\(directory.appendingPathComponent("no-places.bin").path)\"\n"
+        }
+        if !settings.contains("[agent]") {
+            sections += """
+                [agent]
+                state_dir = "\(directory.appendingPathComponent("state").path)"
+                log_dir = "\(directory.appendingPathComponent("logs").path)"
+                runtime_dir = "\(runtimeDirectory ?? directory.appendingPathComponent("run").path)"
 
-        """
+                """
+        }
+        return sections
     }
 }

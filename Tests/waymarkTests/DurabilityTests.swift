@@ -19,7 +19,7 @@ struct DurabilityTests {
         init(_ settings: String = "") throws {
             directory = try Fixtures.temporaryDirectory()
             config = directory.appendingPathComponent("waymark.toml").path
-            try (Fixtures.agentSection(in: directory) + settings).write(
+            try (Fixtures.isolatedSections(in: directory) + settings).write(
                 toFile: config,
                 atomically: true,
                 encoding: .utf8

@@ -35,7 +35,7 @@ struct JournalOutputTests {
     static func config(_ text: String) throws -> (URL, String) {
         let directory = try Fixtures.temporaryDirectory()
         let path = directory.appendingPathComponent("waymark.toml").path
-        try (Fixtures.agentSection(in: directory) + text).write(toFile: path, atomically: true, encoding: .utf8)
+        try (Fixtures.isolatedSections(in: directory) + text).write(toFile: path, atomically: true, encoding: .utf8)
         return (directory, path)
     }
 

@@ -20,7 +20,7 @@ enum LiveRun {
             try? FileManager.default.removeItem(at: directory)
         }
         let path = directory.appendingPathComponent("waymark.toml").path
-        let agentSection = settings.contains("[agent]") ? "" : Fixtures.agentSection(in: directory)
+        let agentSection = Fixtures.isolatedSections(in: directory, besides: settings)
         try "\(agentSection)\(settings)\n".write(toFile: path, atomically: true, encoding: .utf8)
         let agent = try WaymarkBinary.start(
             ["run", "--print", "--config", path, "--gpsd", "127.0.0.1:\(gpsd.port)", "--log-level", "debug"]

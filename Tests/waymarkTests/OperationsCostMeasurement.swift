@@ -81,7 +81,7 @@ struct OperationsCostMeasurement {
             // The runtime directory on a tmpfs, as the unit's /run/waymark is on the board.
             let runtime = "/dev/shm/waymark-cost-\(getpid())-\(index)"
             runtimes.append(runtime)
-            let section = Fixtures.agentSection(
+            let section = Fixtures.isolatedSections(
                 in: directory.appendingPathComponent("\(index)"),
                 runtimeDirectory: runtime
             )

@@ -23,7 +23,7 @@ struct OwnTracksDeliveryTests {
         deinit { try? FileManager.default.removeItem(at: directory) }
 
         func write(broker: MosquittoTestServer, caFile: String?, extra: String = "", to path: String) throws {
-            let agent = Fixtures.agentSection(in: directory).replacingOccurrences(
+            let agent = Fixtures.isolatedSections(in: directory).replacingOccurrences(
                 of: "[agent]\n",
                 with: "[agent]\ndevice_id = \"bus-7\"\n"
             )

@@ -24,7 +24,7 @@ struct PowerSavingTests {
         let config = directory.appendingPathComponent("waymark.toml").path
         let interval = 10.0
         try """
-        \(Fixtures.agentSection(in: directory))
+        \(Fixtures.isolatedSections(in: directory))
         [activity]
         pause_after = "8s"
         probe_interval = "\(Int(interval))s"

@@ -18,11 +18,9 @@ struct ReloadTests {
         }
         let path = directory.appendingPathComponent("waymark.toml").path
         func write(port: Int, extra: String = "") throws {
-            try "\(Fixtures.agentSection(in: directory))[gpsd]\nhost = \"127.0.0.1\"\nport = \(port)\n\(extra)".write(
-                toFile: path,
-                atomically: true,
-                encoding: .utf8
-            )
+            let gpsd = "[gpsd]\nhost = \"127.0.0.1\"\nport = \(port)\n"
+            let text = Fixtures.isolatedSections(in: directory) + gpsd + extra
+            try text.write(toFile: path, atomically: true, encoding: .utf8)
         }
         try write(port: first.port)
         let agent = try WaymarkBinary.start(["run", "--print", "--config", path])

@@ -108,7 +108,7 @@ extension SystemdNotifyTests {
         let listener = try NotifyListener(in: directory)
         defer { listener.stop() }
         let config = directory.appendingPathComponent("waymark.toml").path
-        try Fixtures.agentSection(in: directory).write(toFile: config, atomically: true, encoding: .utf8)
+        try Fixtures.isolatedSections(in: directory).write(toFile: config, atomically: true, encoding: .utf8)
         let agent = try WaymarkBinary.start(
             ["run", "--config", config, "--gpsd", "127.0.0.1:\(peer.port)"],
             adding: ["NOTIFY_SOCKET": listener.path, "WATCHDOG_USEC": "1000000"]

@@ -22,7 +22,7 @@ struct UplinkDeliveryTests {
         init(_ settings: String, linesPerSecond: Double? = nil) throws {
             directory = try Fixtures.temporaryDirectory()
             config = directory.appendingPathComponent("waymark.toml").path
-            let agentSection = Fixtures.agentSection(in: directory).replacingOccurrences(
+            let agentSection = Fixtures.isolatedSections(in: directory).replacingOccurrences(
                 of: "[agent]\n",
                 with: "[agent]\ndevice_id = \"bus-7\"\n"
             )
@@ -406,7 +406,7 @@ struct UplinkDeliveryTests {
         let config = directory.appendingPathComponent("waymark.toml").path
         let closed = try GPSDTestServer.freePort()
         try
-            (Fixtures.agentSection(in: directory)
+            (Fixtures.isolatedSections(in: directory)
                 + """
                 [sinks.http]
                 enabled = true

@@ -148,7 +148,14 @@ public final class LocationService: Service, Sendable {
     /// own (``ThreadExecutor``), and gpsd's batches on the connection's: the spool's commits, the sinks' writes and
     /// stdout block, and must not hold a thread of the cooperative pool while they do.
     public func run() async {
-        let executor = ThreadExecutor(name: "waymark core")
+        let executor = ThreadExecutor(name: "waymark core") { [logger] reason in
+            logger.error(
+                """
+                the kernel refused to arm the core's timer (timerfd_settime: \(reason)); its deadlines are looked at \
+                every \(ThreadExecutor.fallbackWait) from now on, and may go off that much late
+                """
+            )
+        }
         defer { executor.shutDown() }
         await withTaskExecutorPreference(executor) { await processInputs(on: executor) }
     }

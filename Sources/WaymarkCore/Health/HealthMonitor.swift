@@ -89,13 +89,13 @@ public struct HealthMonitor: Sendable {
         let key = Alarm.Key(kind: .diskLow, subject: path)
         if freeBytes < settings.minFreeBytes {
             let message =
-                "\(setting) \(path) has \(Self.megabytes(freeBytes)) MB free, less than [health] min_free_bytes "
-                + "(\(Self.megabytes(settings.minFreeBytes)) MB): free space before the spool or the logs run out"
+                "\(setting) \(path) has \(Self.describe(bytes: freeBytes)) free, less than [health] min_free_bytes "
+                + "(\(Self.describe(bytes: settings.minFreeBytes))): free space before the spool or the logs run out"
             return raise(key, message, since: now)
         }
         // Cleared only with an eighth more than the threshold: the spool's own writes do not make it flap.
         guard freeBytes >= settings.minFreeBytes + settings.minFreeBytes / 8 else { return [] }
-        return clear(key, because: "\(Self.megabytes(freeBytes)) MB free")
+        return clear(key, because: "\(Self.describe(bytes: freeBytes)) free")
     }
 
     /// A sink that has not taken the events committed and released to it for `duration` (nil: it has them
@@ -149,7 +149,15 @@ public struct HealthMonitor: Sendable {
         return "\((seconds / 360).rounded() / 10) h"
     }
 
-    private static func megabytes(_ bytes: Int64) -> Int64 { bytes >> 20 }
+    /// A size for a person, in the largest binary unit it reaches (the configuration's units: KB is 1024 bytes),
+    /// with one decimal below ten so that a small size never reads as none: "512 bytes", "324 KB", "1.5 MB".
+    static func describe(bytes: Int64) -> String {
+        let units: [(name: String, shift: Int64)] = [("TB", 40), ("GB", 30), ("MB", 20), ("KB", 10)]
+        guard let unit = units.first(where: { bytes >= 1 << $0.shift }) else { return "\(max(bytes, 0)) bytes" }
+        let tenths = Int64((Double(bytes) * 10 / Double(Int64(1) << unit.shift)).rounded())
+        if tenths >= 100 || tenths % 10 == 0 { return "\((tenths + 5) / 10) \(unit.name)" }
+        return "\(tenths / 10).\(tenths % 10) \(unit.name)"
+    }
 }
 
 /// `[health]`: when the alarms start.
