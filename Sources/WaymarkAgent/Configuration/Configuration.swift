@@ -1,7 +1,8 @@
 import WaymarkCore
 import WaymarkFormats
 
-/// The agent's settings, as read from its TOML file (README, "Configuration"); every setting has a default.
+/// The agent's settings, as read from its TOML file (docs/configuration.md, "Configuration"); every setting has a
+/// default.
 ///
 /// `config/waymark.toml` documents every key with its default and unit.
 public struct Configuration: Sendable, Equatable {

@@ -1,5 +1,5 @@
-/// The agent's health alarms (README, "Health alarms"): conditions a person should look at, each raised once
-/// when it starts and cleared once when it ends.
+/// The agent's health alarms (docs/operations.md, "Health alarms"): conditions a person should look at, each
+/// raised once when it starts and cleared once when it ends.
 ///
 /// Pure: the agent measures (the time of the last usable fix, the system clock against GPS time, the free
 /// space, the sinks' oldest unsent event) and passes `now`; the monitor decides what starts and what ends.
