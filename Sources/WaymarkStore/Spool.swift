@@ -24,7 +24,7 @@ public final class Spool: Sendable {
         var usedBytes: Int64
         /// The events the spool holds, kept the same way.
         var eventCount: Int
-        /// Where the drop policy's thinning goes on (``RoomMaking/sweep``).
+        /// Where the drop policy's thinning goes on (``SpoolEviction/sweep``).
         var thinningSweep: Int64 = 0
     }
 

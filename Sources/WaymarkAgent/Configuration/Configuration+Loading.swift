@@ -1,10 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 extension Configuration {
     /// The largest file ``load(contentsOf:)`` reads: far beyond any configuration, and a guard against being

@@ -1,12 +1,7 @@
+import CLinux
+import Glibc
 import WaymarkCore
 import WaymarkGPSD
-
-#if canImport(CLinux)
-import CLinux
-#endif
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// A task executor with one dedicated thread: code run under its preference
 /// (`withTaskExecutorPreference(_:operation:)`) resumes on that thread after every `await`, so what it
