@@ -23,16 +23,13 @@ extension Fixtures {
     /// `directory` (`[agent]`: agents running side by side never share them, nor `/var/lib/waymark` or
     /// `/run/waymark`), and a gazetteer there that does not exist (`[places] file`), as on a machine without the
     /// places package, never the `/usr/share/waymark/places.bin` an installed package brings. A section that
-    /// `settings` define is left to them; `[agent]` comes last, so that keys written after it stay in it.
+    /// `settings` define is left to them, so pass the text that follows; it must begin with a table header.
     public static func isolatedSections(
         in directory: URL,
         runtimeDirectory: String? = nil,
         besides settings: String = ""
     ) -> String {
         var sections = ""
-        if !settings.contains("[places]") {
-            sections += "[places]\nfile = \"\(directory.appendingPathComponent("no-places.bin").path)\"\n"
-        }
         if !settings.contains("[agent]") {
             sections += """
                 [agent]
@@ -42,6 +39,21 @@ extension Fixtures {
 
                 """
         }
+        if !settings.contains("[places]") {
+            sections += "[places]\nfile = \"\(directory.appendingPathComponent("no-places.bin").path)\"\n"
+        }
         return sections
+    }
+}
+
+extension Fixtures {
+    /// The number (from 1) of the first line of the file at `path` that is `text`, for the messages that name a
+    /// configuration's lines: a test's configuration begins with ``isolatedSections(in:runtimeDirectory:besides:)``.
+    public static func line(_ text: String, inFile path: String) -> Int? {
+        let lines = (try? String(contentsOfFile: path, encoding: .utf8))?.split(
+            separator: "\n",
+            omittingEmptySubsequences: false
+        )
+        return lines?.firstIndex { $0 == text }.map { $0 + 1 }
     }
 }

@@ -30,7 +30,7 @@ enum LiveRun {
         // The core, the spool's commits and the sinks run on a thread of their own, the reader on another.
         #expect(ProcessResources.threads(named: "waymark core", process: agent.process.processIdentifier) == 1)
         #expect(ProcessResources.threads(named: "gpsd ", process: agent.process.processIdentifier) == 1)
-        #expect(agent.interrupt() == 0)
+        #expect(agent.interrupt() == 0, "\(agent.stderr)")
         let events = try agent.stdout.split(separator: "\n").map { line in
             try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
         }

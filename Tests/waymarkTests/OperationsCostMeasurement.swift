@@ -83,7 +83,8 @@ struct OperationsCostMeasurement {
             runtimes.append(runtime)
             let section = Fixtures.isolatedSections(
                 in: directory.appendingPathComponent("\(index)"),
-                runtimeDirectory: runtime
+                runtimeDirectory: runtime,
+                besides: settings
             )
             try (section + settings).write(toFile: config, atomically: true, encoding: .utf8)
             let agent = try WaymarkBinary.start(["run", "--config", config, "--gpsd", "127.0.0.1:\(gpsd.port)"])

@@ -167,7 +167,10 @@ struct PausedWakeupsMeasurement {
         for (index, (name, powerSave, environment, settings)) in variants.enumerated() {
             let config = directory.appendingPathComponent("\(index).toml").path
             let probeInterval = Self.environment["WAYMARK_PROBE_INTERVAL"] ?? "2m"
-            let agentSection = Fixtures.isolatedSections(in: directory.appendingPathComponent("\(index)"))
+            let agentSection = Fixtures.isolatedSections(
+                in: directory.appendingPathComponent("\(index)"),
+                besides: settings
+            )
             try
                 "\(agentSection)[activity]\npause_after = \"5s\"\npower_save = \(powerSave)\nprobe_interval = \"\(probeInterval)\"\n\(settings)"
                 .write(toFile: config, atomically: true, encoding: .utf8)

@@ -42,7 +42,7 @@ struct PowerSavingTests {
         try agent.wait(seconds: 2 * interval, "the resume") { agent.stdout.contains("\"type\":\"resume\"") }
         let resumed = Date()
         Thread.sleep(forTimeInterval: 3)
-        #expect(agent.interrupt() == 0)
+        #expect(agent.interrupt() == 0, "\(agent.stderr)")
 
         let watches = gpsd.clientCommands().filter {
             $0.command.hasPrefix("?WATCH=") && $0.time >= paused.addingTimeInterval(-2)
