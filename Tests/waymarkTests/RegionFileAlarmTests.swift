@@ -70,6 +70,7 @@ struct RegionFileAlarmTests {
         let message = raised["message"] as? String ?? ""
         #expect(message.hasPrefix("[regions] file \(path) rejected: \(path):"), "\(message)")
         #expect(message.contains("; no region is monitored: fix the file"), "\(message)")
+        #expect(run.agent.stderr.contains("\(path) rejected; no regions are monitored"), "the journal says it too")
         try run.agent.wait(seconds: 10, "the alarm in the metrics") { alarm.openInMetrics == "1" }
         try run.agent.wait(seconds: 10, "the alarm in STATUS=") {
             listener.statusLines.contains { $0.contains("; alarm region_file_rejected \(path); ") }

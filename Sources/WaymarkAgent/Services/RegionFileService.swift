@@ -14,6 +14,9 @@ final class RegionFileService: Service, Sendable {
     private let locationService: LocationService
     private let logger: Logger
     private let watched: Mutex<Watched>
+    /// Whether a version of a region file loaded since the start: until then a rejected file leaves no region
+    /// monitored.
+    private let loadedOnce = Atomic<Bool>(false)
     /// Wakes an idle ``run()`` when a reload names a file.
     private let fileNamed: AsyncStream<Void>
     private let nameFile: AsyncStream<Void>.Continuation
@@ -93,9 +96,12 @@ final class RegionFileService: Service, Sendable {
             logger.info("\(source.path): \(loaded.count) regions loaded")
             locationService.apply(loaded)
             locationService.regionFile(.loaded(source.path))
+            loadedOnce.store(true, ordering: .relaxed)
         case .failure(let failure):
             for line in failure.lines { logger.error("\(line)") }
-            logger.error("\(source.path) rejected; the regions monitored are kept")
+            let loaded = loadedOnce.load(ordering: .relaxed)
+            let kept = loaded ? "the regions monitored are kept" : "no regions are monitored"
+            logger.error("\(source.path) rejected; \(kept)")
             locationService.regionFile(.rejected(source.path, problems: failure.lines))
         }
     }
