@@ -22,6 +22,20 @@ extension Agent {
         return try Configuration.load(contentsOf: defaultConfigurationPath)
     }
 
+    /// Checks the configuration file at `path` and every file it names that the agent reads at start, each
+    /// read as the agent reads it (`waymark check-config`): the region file, the gazetteer of `[places]`, the
+    /// password and certificate files of the enabled network sinks.
+    ///
+    /// - Returns: notes for a person that are no problem (the optional gazetteer package not installed).
+    /// - Throws: ``ConfigurationError`` with every problem of the file; once its keys are valid, every problem of
+    ///   the files it names, each on the line of the key that names the file.
+    public static func checkConfiguration(_ path: String) throws(ConfigurationError) -> [String] {
+        let (configuration, document, fileName) = try Configuration.loadDocument(contentsOf: path)
+        let (issues, notes) = NamedFileCheck(configuration: configuration, document: document, fileName: fileName).run()
+        guard issues.isEmpty else { throw ConfigurationError(issues: issues) }
+        return notes
+    }
+
     /// Whether ``defaultConfigurationPath`` exists.
     public static var hasDefaultConfiguration: Bool { access(defaultConfigurationPath, F_OK) == 0 }
 }

@@ -128,6 +128,22 @@ public struct HealthMonitor: Sendable {
         return raise(key, message, since: now)
     }
 
+    /// The region file `[regions] file` names now (`path`; nil: none), as the agent starts or reloads: the
+    /// alarm of a file no longer named ends.
+    public mutating func regionFile(named path: String?, now: MonotonicInstant) -> [AlarmChange] {
+        let others = open.keys.filter { $0.kind == .regionFileRejected && $0.subject != path }
+        return others.flatMap { clear($0, because: "[regions] file no longer names it") }
+    }
+
+    /// The region file at `path` was read: rejected (`rejection` says why and what is monitored instead), or
+    /// loaded (nil). Raised at once: the board does not monitor the regions it was given until a person fixes
+    /// the file; cleared when a version of it loads.
+    public mutating func regionFile(_ path: String, rejection: String?, now: MonotonicInstant) -> [AlarmChange] {
+        let key = Alarm.Key(kind: .regionFileRejected, subject: path)
+        guard let rejection else { return clear(key, because: "the region file loaded") }
+        return raise(key, rejection, since: now)
+    }
+
     private mutating func raise(_ key: Alarm.Key, _ message: String, since: MonotonicInstant) -> [AlarmChange] {
         guard open[key] == nil else { return [] }
         let alarm = Alarm(key: key, message: message, since: since)
@@ -197,15 +213,16 @@ public struct Alarm: Hashable, Sendable {
         case sinkStalled = "sink_stalled"
         case sinkRefused = "sink_refused"
         case sinkOverBudget = "sink_over_budget"
+        case regionFileRejected = "region_file_rejected"
 
         /// The code of the `error` event that raises it.
         public var code: ErrorCode { ErrorCode(rawValue) }
     }
 
-    /// An alarm is one per kind, or per sink or directory.
+    /// An alarm is one per kind, or per sink, directory or region file.
     public struct Key: Hashable, Sendable {
         public var kind: Kind
-        /// The sink or the directory it is about; nil for the receiver and the clock.
+        /// The sink, the directory or the region file it is about; nil for the receiver and the clock.
         public var subject: String?
 
         public init(kind: Kind, subject: String? = nil) {
