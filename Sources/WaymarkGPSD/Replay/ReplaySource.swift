@@ -63,21 +63,28 @@ public enum Replay {
 }
 
 extension Replay {
-    /// nil for a gpsd JSON capture (a line starts with `{`); else the number of NMEA sentences in what may be a
-    /// raw receiver log. A file of nothing but white space is refused.
+    /// nil for a gpsd JSON capture: a line starts with a gpsd object, `{"class"` (spaces allowed after the
+    /// brace). Else the number of NMEA sentences in what may be a raw receiver log: a binary log has lines that
+    /// start with a bare `{` somewhere (a newline byte and a brace byte), and is no capture for that. A file of
+    /// nothing but white space is refused.
     static func sentencesUnlessCapture(_ bytes: [UInt8], _ path: String) throws(ReplayError) -> Int? {
+        let classKey = Array(#""class""#.utf8)
         var sentences = 0
-        var atLineStart = true
         var blank = true
-        for byte in bytes {
-            if atLineStart {
-                // Indentation and a byte order mark come before a line's first character.
-                if [0x20, 0x09, 0x0D, 0xEF, 0xBB, 0xBF].contains(byte) { continue }
-                if byte == UInt8(ascii: "{") { return nil }
-                if byte == UInt8(ascii: "$") || byte == UInt8(ascii: "!") { sentences += 1 }
+        var index = 0
+        while index < bytes.count {
+            // Indentation and a byte order mark come before a line's first character.
+            while index < bytes.count, [0x20, 0x09, 0x0D, 0xEF, 0xBB, 0xBF].contains(bytes[index]) { index += 1 }
+            let lineEnd = bytes[index...].firstIndex(of: UInt8(ascii: "\n")) ?? bytes.count
+            if index < lineEnd { blank = false }
+            if index < lineEnd, bytes[index] == UInt8(ascii: "{") {
+                var key = index + 1
+                while key < lineEnd, bytes[key] == 0x20 || bytes[key] == 0x09 { key += 1 }
+                if bytes[key..<lineEnd].starts(with: classKey) { return nil }
+            } else if index < lineEnd, bytes[index] == UInt8(ascii: "$") || bytes[index] == UInt8(ascii: "!") {
+                sentences += 1
             }
-            if byte != UInt8(ascii: "\n") { blank = false }
-            atLineStart = byte == UInt8(ascii: "\n")
+            index = lineEnd + 1
         }
         guard !blank else {
             throw ReplayError("\(path) is empty: no gpsd JSON capture, GPX file or receiver log to replay")
