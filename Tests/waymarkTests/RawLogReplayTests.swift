@@ -69,9 +69,10 @@ struct RawLogReplayTests {
 
     @Test(
         "SIGINT or SIGTERM while gpsd reads the log: gpsd stopped, no file left, exit 128 + signal",
-        arguments: [SIGINT, SIGTERM]
+        arguments: [(SIGINT, false), (SIGTERM, false), (SIGINT, true)]
     )
-    func interrupted(signal: Int32) throws {
+    /// - Parameter toGroup: the signal goes to waymark's process group, gpsd included, as Ctrl-C at a terminal.
+    func interrupted(signal: Int32, toGroup: Bool) throws {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         // 60 times the Regensburg drive (26 MB): gpsd takes seconds to read it.
@@ -91,7 +92,14 @@ struct RawLogReplayTests {
         }
         let child = try #require(gpsd)
         usleep(200_000)  // gpsd is reading the log.
-        running.signal(signal)
+        if toGroup {
+            // Only a group of waymark's own: never the test runner's.
+            let pid = running.process.processIdentifier
+            try #require(getpgid(pid) == pid, "waymark leads no process group of its own")
+            kill(-pid, signal)
+        } else {
+            running.signal(signal)
+        }
         let deadline = Date().addingTimeInterval(10)
         while running.process.isRunning && Date() < deadline { usleep(10_000) }
         #expect(!running.process.isRunning, "waymark still runs 10 s after the signal")

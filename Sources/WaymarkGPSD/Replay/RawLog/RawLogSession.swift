@@ -116,7 +116,10 @@ final class RawLogSession {
         }
     }
 
+    /// gpsd failed: `what` it did, its exit status and last words. A signal that came meanwhile is the reason
+    /// instead (Ctrl-C at a terminal reaches gpsd too, which may end first).
     private func failure(_ what: String) -> ReplayError {
+        if let signal = trap.signal { return Self.interrupted(by: signal, path, while: "gpsd read the raw log") }
         _ = gpsd.hasExited
         gpsd.drainStderr()
         return ReplayError("\(path): gpsd \(what) (\(gpsd.exitDescription))", code: .gpsdFailed)
@@ -141,7 +144,10 @@ final class RawLogSession {
                 return client
             }
             gpsd.drainStderr()
-            if gpsd.hasExited { return nil }
+            if gpsd.hasExited {
+                gpsd.drainStderr()  // Its last words, written before it exited.
+                return nil
+            }
             usleep(10_000)
         }
         throw ReplayError(
