@@ -18,7 +18,8 @@ extension Waymark {
                 its own (/usr/sbin/gpsd, or the program in the environment variable GPSD), as gpsfake does, \
                 on loopback ports, into the capture that gpsd makes of it, which is then replayed: the events \
                 are those of the capture. That gpsd is stopped before the replay starts; it writes no file. \
-                Without gpsd a raw log is refused with exit status 69. The counts of what was delivered and \
+                Without gpsd a raw log is refused with exit status 69; SIGINT or SIGTERM while gpsd reads it \
+                stops gpsd and exits with 130 or 143, nothing replayed. The counts of what was delivered and \
                 what was rejected, and why, go to stderr, with the first GPX points skipped and their lines.
                 """
         )
