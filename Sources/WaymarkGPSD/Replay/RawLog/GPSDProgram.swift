@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// The gpsd executable that reads raw receiver logs for `waymark replay`.
 public struct GPSDProgram: Sendable, Equatable {

@@ -1,10 +1,5 @@
-import Synchronization
-
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Synchronization
 
 /// The last of SIGINT and SIGTERM that came while an ``InterruptTrap`` was set, 0 for none.
 private let trappedSignal = Atomic<Int32>(0)

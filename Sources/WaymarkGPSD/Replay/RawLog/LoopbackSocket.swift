@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// The TCP sockets on 127.0.0.1 that a raw log's replay uses: the feed gpsd reads, and the client that
 /// watches gpsd. Every descriptor is close-on-exec, so gpsd inherits none.

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// A gpsd child process of waymark's own, reading one `tcp://` device and serving one loopback port, with its
 /// stderr on a pipe that waymark reads (gpsd writes no file: no control socket, no pid file).

@@ -1,11 +1,3 @@
-import WaymarkCore
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// What gpsd makes of a raw receiver log (NMEA, or any binary protocol gpsd reads): the gpsd JSON capture that
 /// `waymark replay` then replays as it replays any capture, so a raw log and its capture give the same events.
 ///

@@ -1,10 +1,5 @@
-import WaymarkCore
-
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import WaymarkCore
 
 /// One private gpsd reading one raw log for ``RawLogCapture``: the feed listener, gpsd, the watching client,
 /// and the loop that serves the feed and reads gpsd's reports in one `poll`. Every descriptor is closed and
