@@ -1,7 +1,8 @@
 import Foundation
 import Testing
-import WaymarkGPSD
 import WaymarkTestSupport
+
+@testable import WaymarkGPSD
 
 /// What a private gpsd makes of a raw receiver log is the capture gpsd 3.22's own regression run made of it.
 @Suite("A raw log's capture through a private gpsd")
@@ -58,6 +59,27 @@ struct RawLogCaptureTests {
             )
         }
         #expect(try GPSDProgram.locate(override: nil, searchPath: "/nonexistent", for: "").path == "/usr/sbin/gpsd")
+        // Found in PATH when not in a standard place.
+        let inPath = try GPSDProgram.locate(override: nil, searchPath: "/nonexistent:/usr/sbin", for: "", places: [])
+        #expect(inPath.path == "/usr/sbin/gpsd")
+        // A machine without gpsd.
+        do {
+            let places = ["/nonexistent/sbin/gpsd"]
+            _ = try GPSDProgram.locate(
+                override: nil,
+                searchPath: "/nonexistent",
+                for: "x.log is a raw log",
+                places: places
+            )
+            Issue.record("gpsd found where there is none")
+        } catch {
+            #expect(error.code == .gpsdMissing)
+            #expect(
+                error.description
+                    == "x.log is a raw log, and gpsd is not installed (no /nonexistent/sbin/gpsd nor gpsd in PATH): install "
+                    + "Debian's gpsd package, or set GPSD to gpsd's path"
+            )
+        }
     }
 
     static func firstDifference(_ one: [UInt8], _ other: [UInt8]) -> Int {

@@ -23,6 +23,16 @@ public struct GPSDProgram: Sendable, Equatable {
         searchPath: String?,
         for purpose: String
     ) throws(ReplayError) -> GPSDProgram {
+        try locate(override: override, searchPath: searchPath, for: purpose, places: standardPlaces)
+    }
+
+    /// ``locate(override:searchPath:for:)`` with other standard `places` (the tests: a machine without gpsd).
+    static func locate(
+        override: String?,
+        searchPath: String?,
+        for purpose: String,
+        places: [String]
+    ) throws(ReplayError) -> GPSDProgram {
         if let override, !override.isEmpty {
             guard isExecutableFile(override) else {
                 throw ReplayError(
@@ -33,9 +43,9 @@ public struct GPSDProgram: Sendable, Equatable {
             return GPSDProgram(path: override)
         }
         let searched = (searchPath ?? "").split(separator: ":").map { "\($0)/gpsd" }
-        if let found = (standardPlaces + searched).first(where: isExecutableFile) { return GPSDProgram(path: found) }
+        if let found = (places + searched).first(where: isExecutableFile) { return GPSDProgram(path: found) }
         throw ReplayError(
-            "\(purpose), and gpsd is not installed (no \(standardPlaces.joined(separator: ", ")) nor gpsd in PATH): "
+            "\(purpose), and gpsd is not installed (no \(places.joined(separator: ", ")) nor gpsd in PATH): "
                 + "install Debian's gpsd package, or set GPSD to gpsd's path",
             code: .gpsdMissing
         )
