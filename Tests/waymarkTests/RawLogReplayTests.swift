@@ -20,7 +20,7 @@ struct RawLogReplayTests {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let config = directory.appendingPathComponent("waymark.toml").path
-        let text = settings + Fixtures.isolatedSections(in: directory, besides: settings)
+        let text = Fixtures.isolatedSections(in: directory, besides: settings) + settings
         try text.write(toFile: config, atomically: true, encoding: .utf8)
         let merged = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         return try WaymarkBinary.run(["replay", file, "--print", "--config", config], environment: merged)
