@@ -10,6 +10,14 @@ public enum Fixtures {
         packageRoot.appendingPathComponent("Tests/Fixtures/gpsd-logs/\(name)").path
     }
 
+    /// Every raw receiver log in `Tests/Fixtures/gpsd-logs` that has its gpsd 3.22 capture (`NAME.log.chk`),
+    /// by name, sorted: a log added with its `.chk` joins every test that takes this list.
+    public static func gpsdLogsWithCapture() -> [String] {
+        let directory = packageRoot.appendingPathComponent("Tests/Fixtures/gpsd-logs").path
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        return names.filter { $0.hasSuffix(".log") && names.contains($0 + ".chk") }.sorted()
+    }
+
     /// A fresh temporary directory, removed by the caller.
     public static func temporaryDirectory() throws -> URL {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("waymark-\(UUID().uuidString)")
