@@ -59,6 +59,9 @@ for dir in /var/lib/waymark /var/log/waymark; do
     [ "$(stat -c %U:%G "$dir")" = waymark:waymark ] || fail "$dir is not owned by waymark"
 done
 man -w waymark >/dev/null 2>&1 || [ -f /usr/share/man/man1/waymark.1.gz ] || fail "no manual page"
+# A region file beside the configuration, as an operator makes it: remove keeps it, purge deletes it (issue 36).
+$sudo /usr/bin/waymark regions add depot --lat 49.0134 --lon 12.1016 --radius 150 --file /etc/waymark/regions.geojson >&2 \
+    || fail "waymark regions add could not write /etc/waymark/regions.geojson"
 listing=$(dpkg -L waymark waymark-places | sort)
 
 unit=/usr/lib/systemd/system/waymark.service
@@ -192,6 +195,7 @@ $sudo dpkg -r waymark waymark-places >&2
 [ -f /var/lib/waymark/spool.sqlite ] || fail "dpkg -r removed the spool"
 [ -d /var/log/waymark ] || fail "dpkg -r removed the logs"
 [ -f /etc/waymark/waymark.toml ] || fail "dpkg -r removed the conffile"
+[ -f /etc/waymark/regions.geojson ] || fail "dpkg -r removed the region file"
 [ ! -e /usr/bin/waymark ] || fail "dpkg -r left /usr/bin/waymark"
 step "dpkg -i again: enabled and not masked, the spool kept"
 $sudo dpkg -i "${packages[@]}" >&2
@@ -200,7 +204,11 @@ $sudo dpkg -i "${packages[@]}" >&2
 [ -f /var/lib/waymark/spool.sqlite ] || fail "the reinstall lost the spool"
 $sudo dpkg -r waymark waymark-places >&2
 step "dpkg -P: nothing of the package is left"
-$sudo dpkg -P waymark waymark-places >&2
+purge=$($sudo dpkg -P waymark waymark-places 2>&1) || { echo "$purge" >&2; fail "dpkg -P failed"; }
+echo "$purge" >&2
+# dpkg warns of a directory it cannot remove ("not empty so not removed"); waymark-places, already gone with
+# dpkg -r (it has no conffiles), is "not installed", which is no fault.
+[[ "$purge" != *"not removed"* ]] || fail "dpkg -P left a directory: $purge"
 left=""
 while read -r path; do
     [ -z "$path" ] && continue

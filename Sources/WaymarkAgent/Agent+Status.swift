@@ -15,7 +15,8 @@ extension Agent {
 
     /// `waymark status`: the running agent's status file, asked to be fresh (SIGWINCH, when this process may
     /// signal the agent) and with its ages carried to now; or, when no agent runs, how old the last status file
-    /// is and what the spool holds.
+    /// is and what the spool holds. Only the agent of `configuration`'s `state_dir` counts: a status file that
+    /// another agent wrote (``StatusFile/owner(stateDirectory:)``) is named as that agent's, never shown.
     public static func status(_ configuration: Configuration, refresh: Bool = true) -> StatusAnswer {
         let path = OperationsOutput.statusPath(configuration)
         var file = StatusFile(path: path)
@@ -24,7 +25,9 @@ extension Agent {
                 "cannot read \(path) (\(denied)): run waymark status as root or as a member of the group waymark"
             return StatusAnswer(running: nil, json: .object([("error", .string(message))]), text: message)
         }
-        if let identity = file.identity, file.isRunning, identity.isRunning {
+        let stateDirectory = AgentLock.canonicalPath(configuration.agent.stateDirectory)
+        let owner = file.owner(stateDirectory: configuration.agent.stateDirectory)
+        if owner == .this, let identity = file.identity, file.isRunning, identity.isRunning {
             let refreshed = refresh ? file.refresh(signalling: identity.pid) : "not asked"
             if file.isRunning, let json = file.json {
                 var live = StatusFile.carriedToNow(json)
@@ -38,7 +41,21 @@ extension Agent {
         }
         var members: [(key: String, value: JSONValue)] = [("running", .boolean(false)), ("status_file", .string(path))]
         var lines = ["waymark is not running"]
-        if let age = StatusFile.age(path) {
+        if case .other(let state) = owner, let identity = file.identity {
+            let running = file.isRunning && identity.isRunning
+            members.append(
+                (
+                    "status_file_owner",
+                    .object([
+                        ("pid", .number(Double(identity.pid))), ("state_dir", .string(state)),
+                        ("running", .boolean(running)),
+                    ])
+                )
+            )
+            lines[0] +=
+                " with state_dir \(stateDirectory) (the status file \(path) is another agent's: pid \(identity.pid), "
+                + "state_dir \(state), \(running ? "running" : "not running"); give each agent a runtime_dir of its own)"
+        } else if let age = StatusFile.age(path) {
             members.append(("status_file_age", .number(age.rounded())))
             let who = file.identity.map { " by pid \($0.pid)" } ?? ""
             lines[0] += " (its status file \(path) was written \(StatusTable.duration(age)) ago\(who))"
@@ -75,6 +92,24 @@ struct StatusFile {
     private static func read(_ path: String) -> JSONValue? {
         guard let bytes = try? Files.contents(path) else { return nil }
         return try? JSONValue(parsing: bytes)
+    }
+
+    /// Whose agent wrote the file, of a configuration with `stateDirectory`.
+    enum Owner: Equatable {
+        /// The agent holding that state directory: the file names it, and its pid is the one in the state
+        /// directory's lock (when that can be read).
+        case this
+        /// An agent of another state directory (which the file names).
+        case other(String)
+        /// The file names no state directory, or its pid is not the lock's: nobody's now.
+        case unknown
+    }
+
+    func owner(stateDirectory: String) -> Owner {
+        guard let state = json?["state_dir"]?.string else { return .unknown }
+        guard state == AgentLock.canonicalPath(stateDirectory) else { return .other(state) }
+        let holder = AgentLock.written(in: stateDirectory)?.pid
+        return holder == nil || holder == identity?.pid ? .this : .unknown
     }
 
     /// The process that wrote it.

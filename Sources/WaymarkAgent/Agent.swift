@@ -11,7 +11,8 @@ public enum Agent {
     /// returns the final counters. Never throws for gpsd trouble: that becomes events and retries.
     ///
     /// - Throws: at once, ``UnusableDirectory`` when `[agent] state_dir` or `log_dir` cannot be created or
-    ///   written, and ``AgentLock/Held`` when another process writes the spool there.
+    ///   written, and ``AgentLock/Held`` when another process writes the spool there, or the status file in
+    ///   `[agent] runtime_dir`.
     ///
     /// - Parameter reloading: where SIGHUP reads the configuration again from; nil leaves SIGHUP alone.
     public static func run(
@@ -23,7 +24,11 @@ public enum Agent {
     ) async throws -> Counters {
         ignoreBrokenPipes()
         let lock = try AgentLock.acquire(for: configuration)
-        defer { withExtendedLifetime(lock) {} }
+        let runtimeLock = try AgentLock.acquireRuntime(configuration)
+        defer { withExtendedLifetime((lock, runtimeLock)) {} }
+        if case .failure(let unusable) = runtimeLock {
+            logger.warning("\(unusable.reason): another agent on this runtime_dir would not be refused")
+        }
         let connection = GPSDConnection(GPSDConnection.Configuration(configuration.gpsd))
         let notifier = SystemdNotifier.fromEnvironment()
         if let reason = SystemdNotifier.unusableSocket() {

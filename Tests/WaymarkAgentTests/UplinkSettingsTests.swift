@@ -71,3 +71,25 @@ extension UplinkSettingsTests {
         )
     }
 }
+
+extension UplinkSettingsTests {
+    /// Issue 36: `start` of each network sink, "oldest" unless it says "now"; anything else is refused by name.
+    @Test(arguments: [
+        ("traccar", "url = \"http://127.0.0.1:5055/\""), ("http", "url = \"https://fleet.example/batches\""),
+        ("owntracks", "host = \"broker\""),
+    ])
+    func startIsOldestOrNow(sink: String, server: String) throws {
+        func start(_ line: String) throws -> SinkStart {
+            let configuration = try Configuration.parse(
+                "[sinks.\(sink)]\nenabled = true\n\(server)\n\(line)\n",
+                fileName: "w.toml"
+            )
+            return Storage.start(ofSink: sink, configuration)
+        }
+        #expect(try start("") == .oldest)
+        #expect(try start("start = \"oldest\"") == .oldest)
+        #expect(try start("start = \"now\"") == .now)
+        let error = #expect(throws: ConfigurationError.self) { try start("start = \"today\"") }
+        #expect(error?.description == "w.toml:4: [sinks.\(sink)] start = \"today\": must be \"oldest\" or \"now\"")
+    }
+}

@@ -89,11 +89,17 @@ FIXED = r"""
 .TP
 .I /etc/waymark/waymark.toml
 The configuration (a conffile of the package). Every key, its default and its unit are in the file itself.
-Without it, \fBwaymark run\fR runs on the defaults and says so in one warning.
+Without it, \fBwaymark run\fR runs on the defaults and says so in one warning. \fI/etc/waymark\fR is kept
+when the package is removed; purging deletes it whole, with the region files \fBwaymark regions add\fR wrote
+there and whatever else was put in it.
 .TP
 .I /var/lib/waymark
-The spool of events (\fIspool.sqlite\fR, SQLite in WAL mode) and the agent's state. Kept when the package is
-removed; deleted when it is purged.
+The spool of events (\fIspool.sqlite\fR, SQLite in WAL mode), the agent's state, and \fIwaymark.lock\fR, held by
+the one agent that writes the spool. Kept when the package is removed; deleted when it is purged.
+.TP
+.I /run/waymark
+The status file that \fBwaymark status\fR reads (\fIstatus.json\fR), and \fIwaymark.lock\fR, held by the one
+agent that writes it (with its pid and state directory): a second agent there is refused, exit status 75.
 .TP
 .I /var/log/waymark
 The fleet\-review logs: a daily event log (JSON Lines), one GPX track and one summary per trip. Kept when the
@@ -128,7 +134,7 @@ A usage error on the command line.
 \fBwaymark replay\fR of a raw receiver log without gpsd to read it (install gpsd, or set GPSD).
 .TP
 .B 75
-Another process writes the same spool (its pid is named).
+Another process writes the same spool, or another agent the same runtime directory (its pid is named).
 .TP
 .B 130, 143
 \fBwaymark replay\fR of a raw receiver log stopped by SIGINT or SIGTERM while gpsd read it: gpsd is stopped,

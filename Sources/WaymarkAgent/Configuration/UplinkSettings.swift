@@ -15,6 +15,8 @@ public struct UplinkSettings: Sendable, Equatable {
     public var retryMax: Duration = .seconds(300)
     /// The most bytes a UTC day on the wire (`max_bytes_per_day`); past it locations wait. Nil: no limit.
     public var maxBytesPerDay: ByteCount?
+    /// Where the sink starts when it is first enabled (`start`): the spool's oldest event, or now.
+    public var start = SinkStart.oldest
 
     public init() {}
 
@@ -39,6 +41,7 @@ public struct UplinkSettings: Sendable, Equatable {
         section.read("retry_max", .duration(moreThan: .zero, atMost: .seconds(86_400)), into: &retryMax)
         section.requireOrder("retry_min", retryMin, notAbove: "retry_max", retryMax) { $0.configText }
         section.read("max_bytes_per_day", Self.dailyBytes, into: &maxBytesPerDay)
+        section.read("start", .oneOf, into: &start)
         if enabled && url.isEmpty {
             section.requirePresent("url", because: "an enabled sink needs its server's URL", at: "enabled")
         }
@@ -117,6 +120,8 @@ public struct OwnTracksSinkSettings: Sendable, Equatable {
     public var retryMax: Duration = .seconds(300)
     /// As ``UplinkSettings/maxBytesPerDay``: the payloads and topics of the messages acknowledged.
     public var maxBytesPerDay: ByteCount?
+    /// As ``UplinkSettings/start``.
+    public var start = SinkStart.oldest
 
     public init() {}
 
@@ -166,6 +171,7 @@ public struct OwnTracksSinkSettings: Sendable, Equatable {
         section.read("retry_max", .duration(moreThan: .zero, atMost: .seconds(86_400)), into: &retryMax)
         section.requireOrder("retry_min", retryMin, notAbove: "retry_max", retryMax) { $0.configText }
         section.read("max_bytes_per_day", UplinkSettings.dailyBytes, into: &maxBytesPerDay)
+        section.read("start", .oneOf, into: &start)
         if enabled && host.isEmpty {
             section.requirePresent("host", because: "an enabled sink needs its broker's host", at: "enabled")
         }

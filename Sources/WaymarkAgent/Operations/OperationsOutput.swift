@@ -22,6 +22,8 @@ final class OperationsOutput {
     private let logger: Logger
     /// This process, as the status file names it.
     private let process = ProcessIdentity.current
+    /// The state directory this agent holds, resolved: `waymark status` checks that the file is its agent's.
+    private let stateDirectory: String
     private let started: MonotonicInstant
     private var lastStatusWrite: MonotonicInstant?
     /// When a change waits to be written.
@@ -64,6 +66,7 @@ final class OperationsOutput {
         interval = configuration.metrics.interval
         tickDelay = min(Self.tickSlack, configuration.metrics.interval / 2)
         settings = configuration
+        stateDirectory = AgentLock.canonicalPath(configuration.agent.stateDirectory)
         self.logger = logger
         started = now
         nextTick = now
@@ -139,6 +142,7 @@ final class OperationsOutput {
             writer.integer("pid", Int64(process.pid))
             if let ticks = process.startTicks { writer.integer("process_start", Int64(ticks)) }
             writer.string("device_id", settings.agent.deviceID)
+            writer.string("state_dir", stateDirectory)
             writer.string("state", stopped ? "stopped" : "running")
             writer.number("uptime", ((now - started).secondsValue * 1000).rounded() / 1000)
             writer.number("written_monotonic", Double(now.nanoseconds) / 1e9)

@@ -1,14 +1,16 @@
 import Glibc
+import WaymarkStore
 
-/// `state_dir/waymark.lock`: held with `flock` by the one process that writes the spool there (`waymark run`,
-/// `waymark replay --spool`), for as long as it runs, and holding that process's id.
+/// `waymark.lock`, held with `flock` by the one process that writes the spool in `state_dir` (`waymark run`,
+/// `waymark replay --spool`), and by the one agent that writes the status file in `runtime_dir` (`waymark run`),
+/// for as long as it runs, and holding that process's id (and, in `runtime_dir`, the `state_dir` it belongs to).
 ///
 /// The kernel releases the lock when the process ends in any way (a crash, `kill -9`, a power cut leaves no
 /// lock behind), so a lock that is held always belongs to a live process. A second writer would fight the
-/// first over the spool's numbering and lose its events; it is refused at start instead. Commands that only
-/// read the spool take no lock.
+/// first over the spool's numbering and lose its events, or over the status file, where `waymark status` would
+/// describe the other agent; it is refused at start instead. Commands that only read the spool take no lock.
 public final class AgentLock: Sendable {
-    /// The lock file's name in the state directory.
+    /// The lock file's name in the state and the runtime directory.
     public static let fileName = "waymark.lock"
 
     public let path: String
@@ -20,14 +22,26 @@ public final class AgentLock: Sendable {
         public var path: String
         /// The process holding it, as it wrote itself into the file; nil when it has not yet.
         public var holder: Int32?
+        /// For the lock of `runtime_dir`: the `state_dir` of the agent holding it (nil when it did not say);
+        /// nil too for the lock of `state_dir`.
+        public var holderState: String?
+        /// Whether it is the lock of `runtime_dir` (else `state_dir`'s).
+        public var isRuntime = false
 
         public var description: String {
-            let who = holder.map { "another waymark (pid \($0))" } ?? "another waymark"
             let directory = String(path.dropLast(AgentLock.fileName.count + 1))
-            return "\(who) already writes the spool in \(directory) (\(path) is locked): stop it first "
-                + "(systemctl stop waymark), or give this one a state_dir of its own ([agent] state_dir in a "
-                + "--config file); `waymark spool stats` and `waymark spool export` read the spool beside it, and "
-                + "`waymark replay` without --spool writes nothing"
+            guard isRuntime else {
+                let who = holder.map { "another waymark (pid \($0))" } ?? "another waymark"
+                return "\(who) already writes the spool in \(directory) (\(path) is locked): stop it first "
+                    + "(systemctl stop waymark), or give this one a state_dir and a runtime_dir of its own ([agent] "
+                    + "state_dir and runtime_dir in a --config file); `waymark spool stats` and `waymark spool "
+                    + "export` read the spool beside it, and `waymark replay` without --spool writes nothing"
+            }
+            let about = [holder.map { "pid \($0)" }, holderState.map { "state_dir \($0)" }].compactMap { $0 }
+            let who = "another waymark" + (about.isEmpty ? "" : " (\(about.joined(separator: ", ")))")
+            return "\(who) already writes its status in \(directory) (\(path) is locked): give this one a "
+                + "runtime_dir of its own ([agent] runtime_dir in a --config file), or stop the other first; "
+                + "`waymark status` with this configuration would describe the other agent"
         }
     }
 
@@ -41,30 +55,55 @@ public final class AgentLock: Sendable {
     public static func acquire(for configuration: Configuration) throws -> AgentLock {
         try UnusableDirectory.check(configuration)
         let stateDirectory = configuration.agent.stateDirectory
-        let path = stateDirectory.hasSuffix("/") ? stateDirectory + fileName : stateDirectory + "/" + fileName
-        func unusable(_ what: String) -> UnusableDirectory {
-            UnusableDirectory(
-                setting: "[agent] state_dir",
-                path: stateDirectory,
-                reason: "cannot \(what) \(path): \(String(cString: strerror(errno)))"
-            )
+        let path = file(in: stateDirectory)
+        switch take(path, writing: "\(getpid())\n") {
+        case .success(let descriptor): return AgentLock(path: path, descriptor: descriptor)
+        case .failure(.held(let holder, _)): throw Held(path: path, holder: holder)
+        case .failure(.unusable(let reason)):
+            throw UnusableDirectory(setting: "[agent] state_dir", path: stateDirectory, reason: reason)
         }
-        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw unusable("open") }
-        var locked = flock(descriptor, LOCK_EX | LOCK_NB)
-        while locked != 0 && errno == EINTR { locked = flock(descriptor, LOCK_EX | LOCK_NB) }
-        guard locked == 0 else {
-            let busy = errno == EWOULDBLOCK
-            let failure = unusable("lock")
-            let holder = busy ? Self.holder(descriptor) : nil
-            close(descriptor)
-            if busy { throw Held(path: path, holder: holder) }
-            throw failure
+    }
+
+    /// Claims `runtime_dir` for the agent of `configuration` (`waymark run`), after ``acquire(for:)``: takes the
+    /// lock there, and writes this process's id and `state_dir` into it, so that two agents never write one
+    /// status file.
+    ///
+    /// - Returns: the lock; or, when the lock file cannot be made or locked and no other agent is seen to hold
+    ///   it, why: the agent goes on tracking without it (a status file that cannot be written is reported as it
+    ///   is written).
+    /// - Throws: ``Held`` when another process holds the lock.
+    public static func acquireRuntime(
+        _ configuration: Configuration
+    ) throws(Held) -> Result<AgentLock, UnusableDirectory> {
+        let directory = configuration.agent.runtimeDirectory
+        let path = file(in: directory)
+        // Best effort: a directory that cannot be made is reported by the status file's writer.
+        if access(directory, F_OK) != 0 { try? Files.makeDirectory(directory) }
+        switch take(path, writing: "\(getpid())\n\(canonicalPath(configuration.agent.stateDirectory))\n") {
+        case .success(let descriptor): return .success(AgentLock(path: path, descriptor: descriptor))
+        case .failure(.held(let holder, let state)):
+            throw Held(path: path, holder: holder, holderState: state, isRuntime: true)
+        case .failure(.unusable(let reason)):
+            return .failure(UnusableDirectory(setting: "[agent] runtime_dir", path: directory, reason: reason))
         }
-        let pid = Array("\(getpid())\n".utf8)
-        _ = ftruncate(descriptor, 0)
-        _ = pid.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, 0) }
-        return AgentLock(path: path, descriptor: descriptor)
+    }
+
+    /// The process id and the state directory written in the lock file of `directory`; nil when it cannot be
+    /// read or names no process. Whether the lock is still held is not checked.
+    static func written(in directory: String) -> (pid: Int32, state: String?)? {
+        let descriptor = open(file(in: directory), O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        let contents = contents(descriptor)
+        return contents.pid.map { ($0, contents.state) }
+    }
+
+    /// `path` with its symbolic links, `.` and `..` resolved, as the lock and the status file name a state
+    /// directory; `path` itself when it cannot be resolved.
+    static func canonicalPath(_ path: String) -> String {
+        guard let resolved = realpath(path, nil) else { return path }
+        defer { free(resolved) }
+        return String(cString: resolved)
     }
 
     private init(path: String, descriptor: Int32) {
@@ -75,11 +114,54 @@ public final class AgentLock: Sendable {
     /// Releases the lock (closing the file does).
     deinit { close(descriptor) }
 
-    /// The process id the holder wrote into the file.
-    private static func holder(_ descriptor: Int32) -> Int32? {
-        var bytes = [UInt8](repeating: 0, count: 16)
+    private static func file(in directory: String) -> String {
+        directory.hasSuffix("/") ? directory + fileName : directory + "/" + fileName
+    }
+
+    private enum Refusal: Error {
+        /// Another process holds the lock; what it wrote into the file.
+        case held(Int32?, String?)
+        /// The file cannot be made, opened for writing or locked: why.
+        case unusable(String)
+    }
+
+    /// Locks `path` and writes `contents` into it. A file that this process may only read is still locked to
+    /// see whether another holds it, so that the refusal names the other rather than a permission.
+    private static func take(_ path: String, writing contents: String) -> Result<Int32, Refusal> {
+        var descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        let writable = descriptor >= 0
+        let openFailure = writable ? 0 : errno
+        if openFailure == EACCES { descriptor = open(path, O_RDONLY | O_CLOEXEC) }
+        func unusable(_ what: String, _ code: Int32) -> Result<Int32, Refusal> {
+            .failure(.unusable("cannot \(what) \(path): \(String(cString: strerror(code)))"))
+        }
+        guard descriptor >= 0 else { return unusable("open", openFailure) }
+        var locked = flock(descriptor, LOCK_EX | LOCK_NB)
+        while locked != 0 && errno == EINTR { locked = flock(descriptor, LOCK_EX | LOCK_NB) }
+        guard locked == 0 else {
+            let code = errno
+            let holder = self.contents(descriptor)
+            close(descriptor)
+            return code == EWOULDBLOCK ? .failure(.held(holder.pid, holder.state)) : unusable("lock", code)
+        }
+        guard writable else {
+            close(descriptor)
+            return unusable("open", openFailure)
+        }
+        let bytes = Array(contents.utf8)
+        _ = ftruncate(descriptor, 0)
+        _ = bytes.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, 0) }
+        return .success(descriptor)
+    }
+
+    /// The process id and the state directory the holder wrote into the file.
+    private static func contents(_ descriptor: Int32) -> (pid: Int32?, state: String?) {
+        var bytes = [UInt8](repeating: 0, count: 4096)
         let count = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, 0) }
-        guard count > 0 else { return nil }
-        return Int32(String(decoding: bytes[..<count].prefix { $0 != UInt8(ascii: "\n") }, as: UTF8.self))
+        guard count > 0 else { return (nil, nil) }
+        let lines = bytes[..<count].split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+        let pid = lines.first.flatMap { Int32(String(decoding: $0, as: UTF8.self)) }
+        let state = lines.count > 2 ? String(decoding: lines[1], as: UTF8.self) : nil
+        return (pid, state.flatMap { $0.isEmpty ? nil : $0 })
     }
 }

@@ -64,6 +64,7 @@ extension Storage {
                 sinks: sinks,
                 uplinks: uplinks,
                 unstarted: unstarted,
+                startingNow: Set(Agent.networkSinks.filter { start(ofSink: $0, configuration) == .now }),
                 wake: wake ?? {},
                 settings: configuration.spool,
                 clock: SystemClocks.monotonic,
@@ -112,6 +113,15 @@ extension Storage {
             }
         }
         return (transports, reports)
+    }
+
+    /// `[sinks.NAME] start` of network sink `name`.
+    static func start(ofSink name: String, _ configuration: Configuration) -> SinkStart {
+        switch name {
+        case "traccar": configuration.traccarSink.uplink.start
+        case "owntracks": configuration.ownTracksSink.start
+        default: configuration.httpSink.uplink.start
+        }
     }
 
     /// The transport of network sink `name` (`traccar`, `owntracks`, `http`), or nil when its section does not

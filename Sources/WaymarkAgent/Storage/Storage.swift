@@ -85,11 +85,14 @@ final class Storage {
     ///     progress (``pollUplinks(now:)``).
     ///   - unstarted: network sinks that are enabled but could not start (a library or a file missing): their
     ///     events are kept for them, as undelivered, and they show as failing.
+    ///   - startingNow: network sinks with `start = "now"`: one the spool holds no cursor for starts after
+    ///     the last event it holds, a cursor saved with the next commit.
     init(
         spool: Spool,
         sinks: [any Sink],
         uplinks: [Uplink] = [],
         unstarted: [String] = [],
+        startingNow: Set<String> = [],
         wake: @escaping @Sendable () -> Void = {},
         settings: SpoolSettings,
         clock: @escaping () -> MonotonicInstant,
@@ -110,6 +113,12 @@ final class Storage {
             state.lastSeq = highest
             pending.seqFloor = highest
         }
+        // A network sink new to the spool: from its oldest event, or after the last one now.
+        var newCursors: [String: UInt64] = [:]
+        for name in uplinks.map(\.transport.name) + unstarted where state.cursors[name] == nil {
+            if startingNow.contains(name) { newCursors[name] = state.lastSeq }
+        }
+        state.cursors.merge(newCursors) { old, _ in old }
         drivers = sinks.map { sink in
             SinkDriver(sink: sink, cursor: max(state.cursors[sink.name] ?? 0, sink.lastDelivered ?? 0))
         }
@@ -132,6 +141,15 @@ final class Storage {
         committed = state.lastSeq
         appended = state.lastSeq
         released = state.windowStart.map { $0 - 1 } ?? state.lastSeq
+        if !newCursors.isEmpty {
+            // Saved with the first commit: a restart before the first delivery must not start it later still.
+            pending.cursors.merge(newCursors) { $1 }
+            pendingSince = clock()
+            logger.notice(
+                "network sinks start now, after the events the spool holds",
+                metadata: ["sinks": "\(newCursors.keys.sorted())", "after_seq": "\(state.lastSeq)"]
+            )
+        }
         for worker in self.uplinks {
             worker.start()
             worker.release(through: released)
