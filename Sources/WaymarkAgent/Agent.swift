@@ -26,8 +26,18 @@ public enum Agent {
         let lock = try AgentLock.acquire(for: configuration)
         let runtimeLock = try AgentLock.acquireRuntime(configuration)
         defer { withExtendedLifetime((lock, runtimeLock)) {} }
-        if case .failure(let unusable) = runtimeLock {
+        switch runtimeLock {
+        case .failure(let unusable):
             logger.warning("\(unusable.reason): another agent on this runtime_dir would not be refused")
+        case .success(let held):
+            if let unwritten = held.unwritten {
+                logger.warning(
+                    """
+                    \(unwritten): locked all the same, but the pid and state_dir it holds are another agent's; remove \
+                    it (another user owns it, perhaps an agent run as root) so that a refusal names this agent
+                    """
+                )
+            }
         }
         let connection = GPSDConnection(GPSDConnection.Configuration(configuration.gpsd))
         let notifier = SystemdNotifier.fromEnvironment()

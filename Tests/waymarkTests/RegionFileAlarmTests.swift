@@ -20,11 +20,17 @@ struct RegionFileAlarmTests {
         let regions: URL
         let metrics: String
 
-        init(regionFile: Data, settings: String = "") throws {
+        /// - Parameter regionFile: the file's contents; nil makes it a symbolic link to itself, a file that exists
+        ///   and that no one can read (ELOOP, even as root).
+        init(regionFile: Data?, settings: String = "") throws {
             let directory = try Fixtures.temporaryDirectory()
             regions = directory.appendingPathComponent("regions.geojson")
             metrics = directory.appendingPathComponent("waymark.prom").path
-            try regionFile.write(to: regions)
+            if let regionFile {
+                try regionFile.write(to: regions)
+            } else {
+                try FileManager.default.createSymbolicLink(atPath: regions.path, withDestinationPath: regions.path)
+            }
             listener = try NotifyListener(in: directory)
             let fixes = try NMEALog(path: HealthAlarmTests.drive).epochs(from: 300, to: 360)
             run = try OperatedRun(
@@ -131,5 +137,29 @@ struct RegionFileAlarmTests {
         #expect(cleared["id"] as? String == path)
         #expect(run.agent.interrupt() == 0)
         #expect(run.events("error", code: "region_file_rejected").count == 1)
+    }
+
+    @Test("a region file that exists but cannot be read at start raises it too; a good file clears it")
+    func unreadableAtStart() throws {
+        let alarm = try AlarmRun(regionFile: nil)
+        let (run, path) = (alarm.run, alarm.regions.path)
+        try run.agent.wait(seconds: 20, "the error event") {
+            !run.events("error", code: "region_file_rejected").isEmpty
+        }
+        let raised = try #require(run.events("error", code: "region_file_rejected").first)
+        #expect(raised["id"] as? String == path, "\(raised)")
+        let message = raised["message"] as? String ?? ""
+        #expect(message.contains("Too many levels of symbolic links"), "\(message)")
+        #expect(message.contains("no region is monitored"), "\(message)")
+        #expect(run.agent.stderr.contains("no regions are monitored"), "the journal says it too")
+        try run.agent.wait(seconds: 10, "the alarm in the metrics") { alarm.openInMetrics == "1" }
+
+        try FileManager.default.removeItem(at: alarm.regions)
+        try Self.goodRegions.write(to: alarm.regions)
+        try run.agent.wait(seconds: 10, "alarm_cleared") {
+            !run.events("alarm_cleared", code: "region_file_rejected").isEmpty
+        }
+        #expect(run.agent.interrupt() == 0, "\(run.agent.stderr)")
+        #expect(run.events("error", code: "region_file_rejected").count == 1, "raised once")
     }
 }

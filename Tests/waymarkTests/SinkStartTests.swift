@@ -40,11 +40,13 @@ struct SinkStartTests {
         return try #require(object["last_seq"] as? Int)
     }
 
+    /// `start` when the sink is first enabled, and `startLater` when its server is up: the first decides, a later
+    /// `start` changes nothing for a sink that has begun (an "oldest" start is saved as "now"'s is).
     @Test(
         "history on the board, then Traccar enabled while its server is down, then up: all of it, or from then on",
-        arguments: [nil, "now"]
+        arguments: [(nil, nil), ("now", "now"), (nil, "now")] as [(String?, String?)]
     )
-    func newSinkOnABoardWithHistory(start: String?) throws {
+    func newSinkOnABoardWithHistory(start: String?, startLater: String?) throws {
         let drive = try NMEALog(path: Fixtures.gpsdLog("20100411_Geko_Regensburg.log"))
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -55,7 +57,7 @@ struct SinkStartTests {
                 with: "[agent]\ndevice_id = \"bus-7\"\n"
             )
             + "[deferred]\nenabled = false\n\n"
-        func configure(traccar url: String?) throws {
+        func configure(traccar url: String?, start: String? = nil) throws {
             var text = base
             if let url {
                 text += "[sinks.traccar]\nenabled = true\nurl = \"\(url)\"\nretry_max = \"1s\"\n"
@@ -72,7 +74,7 @@ struct SinkStartTests {
         #expect(historic.count > 10, "history to send or not: \(historic)")
 
         // The sink enabled, its server not up yet: nothing goes, and where it starts is kept.
-        try configure(traccar: "http://127.0.0.1:\(try GPSDTestServer.freePort())/")
+        try configure(traccar: "http://127.0.0.1:\(try GPSDTestServer.freePort())/", start: start)
         try Self.drive(drive.epochs(from: 600, to: 720), config: config)
         let later = try Self.lastSeq(config: config)
         let locations = try Self.locationSeqs(config: config)
@@ -81,7 +83,7 @@ struct SinkStartTests {
         // The server up: the sink goes on from where it started.
         let server = try UplinkTestServer(devices: ["bus-7"])
         defer { server.stop() }
-        try configure(traccar: server.osmAndURL)
+        try configure(traccar: server.osmAndURL, start: startLater)
         let agent = try WaymarkBinary.start(
             ["run", "--config", config, "--gpsd", "127.0.0.1:\(try GPSDTestServer.freePort())"]
         )

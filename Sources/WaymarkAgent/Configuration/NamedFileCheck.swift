@@ -27,9 +27,15 @@ struct NamedFileCheck {
 
     /// The region file's problems, one per line as the agent logs them, then what the agent would do.
     private func regionFileIssues() -> [ConfigurationIssue] {
-        guard let file = configuration.regions.file,
-            case .failure(let failure) = RegionSource(path: file, settings: configuration.regions).load()
-        else { return [] }
+        guard let file = configuration.regions.file else { return [] }
+        let source = RegionSource(path: file, settings: configuration.regions)
+        if case .failure(let unreadable) = source.version(), unreadable.missing {
+            let message =
+                "\(file): \(unreadable.reason): the agent would start without regions and warn until the file "
+                + "appears; create it (waymark regions add), or leave the key out to monitor no regions"
+            return [issue("regions", "file", message: message)]
+        }
+        guard case .failure(let failure) = source.load() else { return [] }
         var issues = failure.lines.map { issue("regions", "file", message: $0) }
         let problems = failure.lines.count == 1 ? "the problem above" : "the \(failure.lines.count) problems above"
         issues.append(

@@ -4,9 +4,9 @@ import Synchronization
 import WaymarkCore
 
 /// Watches `[regions] file`: loads it at start and whenever it changes (checked every second), and hands
-/// each good version to the location service. A file with problems is rejected with one log line per
-/// problem, and the last good set stays monitored; the location service raises `region_file_rejected` until
-/// a version loads. Without a file it stays asleep (a parked agent saving
+/// each good version to the location service. A file with problems, or one that exists but cannot be read, is
+/// rejected with one log line per problem, and the last good set stays monitored; the location service raises
+/// `region_file_rejected` until a version loads. A missing file is a warning only (there may be no regions yet). Without a file it stays asleep (a parked agent saving
 /// power must not wake every second for nothing); a reload that names one loads it at once.
 final class RegionFileService: Service, Sendable {
     static let pollInterval = Duration.seconds(1)
@@ -66,43 +66,65 @@ final class RegionFileService: Service, Sendable {
         }
     }
 
+    /// What a look at the file calls for.
+    private enum Look {
+        case nothing
+        case load(RegionSource)
+        /// The file exists but cannot be read (its `reason`), said once until it can be read again.
+        case unreadable(RegionSource, reason: String)
+    }
+
     /// Loads the file when it is new or changed since the last look.
     func check() {
-        let next = watched.withLock { watched -> RegionSource? in
-            guard let source = watched.source else { return nil }
+        let look = watched.withLock { watched -> Look in
+            guard let source = watched.source else { return .nothing }
             let version: RegionSource.Version
             switch source.version() {
             case .success(let current):
                 version = current
             case .failure(let unreadable):
                 // Once, until it can be read again: a missing file is a warning (there may be no regions yet),
-                // one that exists but cannot be read an error.
-                if !watched.missingReported {
-                    let message = "\(source.path): \(unreadable.reason); the regions monitored are kept"
-                    if unreadable.missing { logger.warning("\(message)") } else { logger.error("\(message)") }
+                // one that exists but cannot be read an error and an alarm, as a rejected one.
+                defer {
+                    watched.missingReported = true
+                    watched.version = nil
                 }
-                watched.missingReported = true
-                watched.version = nil
-                return nil
+                guard !watched.missingReported else { return .nothing }
+                guard !unreadable.missing else {
+                    logger.warning("\(source.path): \(unreadable.reason); \(self.kept)")
+                    return .nothing
+                }
+                return .unreadable(source, reason: unreadable.reason)
             }
             watched.missingReported = false
-            guard version != watched.version else { return nil }
+            guard version != watched.version else { return .nothing }
             watched.version = version
-            return source
+            return .load(source)
         }
-        guard let source = next else { return }
-        switch source.load() {
-        case .success(let loaded):
-            logger.info("\(source.path): \(loaded.count) regions loaded")
-            locationService.apply(loaded)
-            locationService.regionFile(.loaded(source.path))
-            loadedOnce.store(true, ordering: .relaxed)
-        case .failure(let failure):
-            for line in failure.lines { logger.error("\(line)") }
-            let loaded = loadedOnce.load(ordering: .relaxed)
-            let kept = loaded ? "the regions monitored are kept" : "no regions are monitored"
-            logger.error("\(source.path) rejected; \(kept)")
-            locationService.regionFile(.rejected(source.path, problems: failure.lines))
+        switch look {
+        case .nothing:
+            return
+        case .unreadable(let source, let reason):
+            let line = "\(source.path): \(reason)"
+            logger.error("\(line); \(kept)")
+            locationService.regionFile(.rejected(source.path, problems: [line]))
+        case .load(let source):
+            switch source.load() {
+            case .success(let loaded):
+                logger.info("\(source.path): \(loaded.count) regions loaded")
+                locationService.apply(loaded)
+                locationService.regionFile(.loaded(source.path))
+                loadedOnce.store(true, ordering: .relaxed)
+            case .failure(let failure):
+                for line in failure.lines { logger.error("\(line)") }
+                logger.error("\(source.path) rejected; \(kept)")
+                locationService.regionFile(.rejected(source.path, problems: failure.lines))
+            }
         }
+    }
+
+    /// What a file that cannot be used leaves monitored.
+    private var kept: String {
+        loadedOnce.load(ordering: .relaxed) ? "the regions monitored are kept" : "no regions are monitored"
     }
 }

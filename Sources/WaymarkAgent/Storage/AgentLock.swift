@@ -15,6 +15,9 @@ public final class AgentLock: Sendable {
 
     public let path: String
     private let descriptor: Int32
+    /// Why this process's id could not be written into a lock it holds (a lock file another user owns, left by
+    /// an agent run as root): nil when it was. The lock still holds; what the file says is stale.
+    public let unwritten: String?
 
     /// Why the lock was not taken: another process holds it.
     public struct Held: Error, CustomStringConvertible, Sendable {
@@ -56,8 +59,8 @@ public final class AgentLock: Sendable {
         try UnusableDirectory.check(configuration)
         let stateDirectory = configuration.agent.stateDirectory
         let path = file(in: stateDirectory)
-        switch take(path, writing: "\(getpid())\n") {
-        case .success(let descriptor): return AgentLock(path: path, descriptor: descriptor)
+        switch take(path, writing: "\(getpid())\n", readOnly: false) {
+        case .success(let taken): return AgentLock(path: path, descriptor: taken.descriptor, unwritten: taken.unwritten)
         case .failure(.held(let holder, _)): throw Held(path: path, holder: holder)
         case .failure(.unusable(let reason)):
             throw UnusableDirectory(setting: "[agent] state_dir", path: stateDirectory, reason: reason)
@@ -79,8 +82,10 @@ public final class AgentLock: Sendable {
         let path = file(in: directory)
         // Best effort: a directory that cannot be made is reported by the status file's writer.
         if access(directory, F_OK) != 0 { try? Files.makeDirectory(directory) }
-        switch take(path, writing: "\(getpid())\n\(canonicalPath(configuration.agent.stateDirectory))\n") {
-        case .success(let descriptor): return .success(AgentLock(path: path, descriptor: descriptor))
+        let contents = "\(getpid())\n\(canonicalPath(configuration.agent.stateDirectory))\n"
+        switch take(path, writing: contents, readOnly: true) {
+        case .success(let taken):
+            return .success(AgentLock(path: path, descriptor: taken.descriptor, unwritten: taken.unwritten))
         case .failure(.held(let holder, let state)):
             throw Held(path: path, holder: holder, holderState: state, isRuntime: true)
         case .failure(.unusable(let reason)):
@@ -106,9 +111,10 @@ public final class AgentLock: Sendable {
         return String(cString: resolved)
     }
 
-    private init(path: String, descriptor: Int32) {
+    private init(path: String, descriptor: Int32, unwritten: String?) {
         self.path = path
         self.descriptor = descriptor
+        self.unwritten = unwritten
     }
 
     /// Releases the lock (closing the file does).
@@ -126,13 +132,18 @@ public final class AgentLock: Sendable {
     }
 
     /// Locks `path` and writes `contents` into it. A file that this process may only read is still locked to
-    /// see whether another holds it, so that the refusal names the other rather than a permission.
-    private static func take(_ path: String, writing contents: String) -> Result<Int32, Refusal> {
+    /// see whether another holds it, so that the refusal names the other rather than a permission; with
+    /// `readOnly`, such a lock is kept, its contents left unwritten (and why said), rather than given up.
+    private static func take(
+        _ path: String,
+        writing contents: String,
+        readOnly: Bool
+    ) -> Result<(descriptor: Int32, unwritten: String?), Refusal> {
         var descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         let writable = descriptor >= 0
         let openFailure = writable ? 0 : errno
         if openFailure == EACCES { descriptor = open(path, O_RDONLY | O_CLOEXEC) }
-        func unusable(_ what: String, _ code: Int32) -> Result<Int32, Refusal> {
+        func unusable(_ what: String, _ code: Int32) -> Result<(descriptor: Int32, unwritten: String?), Refusal> {
             .failure(.unusable("cannot \(what) \(path): \(String(cString: strerror(code)))"))
         }
         guard descriptor >= 0 else { return unusable("open", openFailure) }
@@ -145,13 +156,17 @@ public final class AgentLock: Sendable {
             return code == EWOULDBLOCK ? .failure(.held(holder.pid, holder.state)) : unusable("lock", code)
         }
         guard writable else {
-            close(descriptor)
-            return unusable("open", openFailure)
+            guard readOnly else {
+                close(descriptor)
+                return unusable("open", openFailure)
+            }
+            let reason = "cannot write \(path): \(String(cString: strerror(openFailure)))"
+            return .success((descriptor, reason))
         }
         let bytes = Array(contents.utf8)
         _ = ftruncate(descriptor, 0)
         _ = bytes.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, 0) }
-        return .success(descriptor)
+        return .success((descriptor, nil))
     }
 
     /// The process id and the state directory the holder wrote into the file.

@@ -120,7 +120,8 @@ extension Storage {
         switch name {
         case "traccar": configuration.traccarSink.uplink.start
         case "owntracks": configuration.ownTracksSink.start
-        default: configuration.httpSink.uplink.start
+        case "http": configuration.httpSink.uplink.start
+        default: preconditionFailure("no network sink is named \(name)")
         }
     }
 

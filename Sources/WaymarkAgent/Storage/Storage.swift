@@ -113,10 +113,11 @@ final class Storage {
             state.lastSeq = highest
             pending.seqFloor = highest
         }
-        // A network sink new to the spool: from its oldest event, or after the last one now.
+        // A network sink new to the spool: from its oldest event, or after the last one now. Either start is
+        // saved, so that a later `start` changes nothing for a sink that has begun.
         var newCursors: [String: UInt64] = [:]
         for name in uplinks.map(\.transport.name) + unstarted where state.cursors[name] == nil {
-            if startingNow.contains(name) { newCursors[name] = state.lastSeq }
+            newCursors[name] = startingNow.contains(name) ? state.lastSeq : 0
         }
         state.cursors.merge(newCursors) { old, _ in old }
         drivers = sinks.map { sink in
@@ -145,10 +146,13 @@ final class Storage {
             // Saved with the first commit: a restart before the first delivery must not start it later still.
             pending.cursors.merge(newCursors) { $1 }
             pendingSince = clock()
-            logger.notice(
-                "network sinks start now, after the events the spool holds",
-                metadata: ["sinks": "\(newCursors.keys.sorted())", "after_seq": "\(state.lastSeq)"]
-            )
+            let now = newCursors.keys.filter(startingNow.contains).sorted()
+            if !now.isEmpty {
+                logger.notice(
+                    "network sinks start now, after the events the spool holds",
+                    metadata: ["sinks": "\(now)", "after_seq": "\(state.lastSeq)"]
+                )
+            }
         }
         for worker in self.uplinks {
             worker.start()
