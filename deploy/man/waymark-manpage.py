@@ -141,6 +141,10 @@ Another process writes the same spool, or another agent the same runtime directo
 nothing is replayed.
 .SH ENVIRONMENT
 .TP
+.B WAYMARK_CONFIG
+The configuration file every command reads when given no \-\-config (default: /etc/waymark/waymark.toml), as
+for a second agent beside the service.
+.TP
 .B NOTIFY_SOCKET, WATCHDOG_USEC
 Set by systemd for a Type=notify service: the agent reports READY=1, a one\-line STATUS=, and pings the
 watchdog at half of WATCHDOG_USEC from its own loop.
