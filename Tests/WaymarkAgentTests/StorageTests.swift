@@ -35,7 +35,7 @@ import WaymarkTestSupport
         )
     }
 
-    /// A commit waits for `commit_interval`, or goes with an input that comes up to ``Storage/earlyCommit``
+    /// A commit waits for `commit_interval`, or goes with an input that comes up to ``CommitSchedule/earlyCommit``
     /// before it, never later (the loop wakes for it alone at its deadline); a pause goes at once.
     @Test func groupCommitWaitsForTheIntervalButNotForAPause() throws {
         let directory = try Fixtures.temporaryDirectory()
@@ -57,44 +57,6 @@ import WaymarkTestSupport
         storage.append(Self.event(3, .pause(PauseReport(reason: .stationary, position: nil, since: nil))))
         _ = storage.commitIfDue()
         #expect(storage.commits == 2 && storage.committed == 3)
-    }
-
-    /// When events come and when other inputs wake the loop (a `SKY`, a beacon batch), in ms after the first event
-    /// (its deadline is at 1,000), and when the commit goes: with a fast receiver the last input before the
-    /// deadline carries it; with fixes at 1 Hz only one within ``Storage/earlyCommit`` of it does, whatever else
-    /// comes in between.
-    static let cadences: [(name: String, events: [Int], others: [Int], commitsAt: Int)] = [
-        ("5 Hz", [0, 200, 400, 600, 800, 1000], [], 800),
-        ("10x paced: a SKY 10 ms before each fix", [0, 200, 400, 600, 800, 1000], [190, 390, 590, 790, 990], 800),
-        ("1 Hz, a SKY 200 ms before the fix", [0, 1000], [800], 1000),
-        ("1 Hz, the fix 40 ms early", [0, 960], [], 960),
-        ("1 Hz, beacon batches every 250 ms", [0, 1000], [250, 500, 750], 1000),
-        ("2 Hz", [0, 500, 1000], [], 1000),
-        ("4 Hz, gaps of a quarter", [0, 250, 500, 750, 1000], [], 750),
-        ("a gap of 300 ms among fast ones", [0, 100, 400, 500, 600, 700, 800, 900], [920], 1000),
-    ]
-
-    @Test(arguments: cadences.indices)
-    func aFastReceiversLastInputBeforeTheDeadlineCarriesTheCommit(_ index: Int) throws {
-        let cadence = Self.cadences[index]
-        let directory = try Fixtures.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let clock = Clock()
-        let storage = try Self.storage(directory, interval: .seconds(1), clock: clock)
-        var elapsed = 0
-        var seq: UInt64 = 0
-        var committedAt: Int?
-        for time in Set(cadence.events + cadence.others + [1000]).sorted() {
-            clock.advance(by: .milliseconds(time - elapsed))
-            elapsed = time
-            if cadence.events.contains(time) {
-                seq += 1
-                storage.append(Self.event(seq))
-            }
-            _ = storage.commitIfDue()
-            if committedAt == nil && storage.commits == 1 { committedAt = time }
-        }
-        #expect(committedAt == cadence.commitsAt, "\(cadence.name)")
     }
 
     /// Every event alone: one transaction each, the window's state with the last of them.

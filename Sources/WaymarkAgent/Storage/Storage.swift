@@ -36,16 +36,10 @@ final class Storage {
     /// cadence is about the disk, not about the recording).
     private let clock: () -> MonotonicInstant
     private let settings: SpoolSettings
-    /// When the last event came, and the longest time between two events since the last commit: their cadence,
-    /// for ``early``.
-    private var lastAppended: MonotonicInstant?
-    private var longestGap = Duration.zero
     private let logger: Logger
     private var pending = SpoolCommit()
-    /// When the oldest uncommitted event arrived.
-    private var pendingSince: MonotonicInstant?
-    /// An uncommitted event that commits at once.
-    private var urgent = false
+    /// When what waits is committed.
+    private var schedule: CommitSchedule
     /// The last `seq` committed.
     private(set) var committed: UInt64
     /// The last `seq` appended.
@@ -102,6 +96,7 @@ final class Storage {
         self.clock = clock
         self.settings = settings
         self.logger = logger
+        schedule = CommitSchedule(interval: settings.commitInterval)
         var state = try spool.load()
         // A sink that holds more than the spool (its database was lost, or its WAL torn): never number an
         // event again that a sink already has.
@@ -145,7 +140,7 @@ final class Storage {
         if !newCursors.isEmpty {
             // Saved with the first commit: a restart before the first delivery must not start it later still.
             pending.cursors.merge(newCursors) { $1 }
-            pendingSince = clock()
+            schedule.somethingWaits(at: clock())
             let now = newCursors.keys.filter(startingNow.contains).sorted()
             if !now.isEmpty {
                 logger.notice(
@@ -163,22 +158,13 @@ final class Storage {
     }
 
     /// When ``commitIfDue()`` next has something to do: a retry, or the commit of what waits.
-    var nextDeadline: MonotonicInstant? { .earliest(retryAt, commitFailing ? nil : commitDeadline) }
-
-    /// When what waits must be committed: at once for an urgent event, else `commit_interval` after the first.
-    private var commitDeadline: MonotonicInstant? {
-        pendingSince.map { urgent ? $0 : $0 + settings.commitInterval }
-    }
+    var nextDeadline: MonotonicInstant? { .earliest(retryAt, commitFailing ? nil : schedule.deadline) }
 
     /// Takes a numbered event; committed with the next commit.
     func append(_ event: StoredEvent) {
         pending.events.append(event)
         appended = max(appended, event.seq)
-        let now = clock()
-        if pendingSince == nil { pendingSince = now }
-        if let lastAppended { longestGap = max(longestGap, now - lastAppended) }
-        lastAppended = now
-        if event.kind == .pause || event.kind == .region || event.kind == .trip { urgent = true }
+        schedule.eventWaits(at: clock(), urgent: event.kind == .pause || event.kind == .region || event.kind == .trip)
     }
 
     /// A deferral window opened at `seq`: its events wait for its end.
@@ -207,38 +193,15 @@ final class Storage {
     func clearOpenTrip() { pending.openTrip = .clear }
 
     /// Commits when the interval has passed (or an urgent event waits), or will before the next event is due
-    /// (``early``), or a retry is due; then hands the released events to the sinks. Returns the reports to emit
-    /// as events: drops, and failures that are new. Called at each input and alarm.
+    /// (``CommitSchedule/early``), or a retry is due; then hands the released events to the sinks. Returns the
+    /// reports to emit as events: drops, and failures that are new. Called at each input and alarm.
     func commitIfDue() -> [ErrorReport] {
         let now = clock()
         let reports = pollUplinks(now: now)
-        let due =
-            retryAt.map { $0 <= now } ?? false
-            || (!commitFailing && commitDeadline.map { $0 <= now + early } ?? false)
+        let due = retryAt.map { $0 <= now } ?? false || (!commitFailing && schedule.isDue(at: now))
         guard due else { return reports }
         return reports + commit(now: now)
     }
-
-    /// How early a commit may go with the input at hand (a batch from gpsd, a `SKY`, beacons), rather than wake
-    /// the loop for it alone at its deadline.
-    ///
-    /// - Events at least four times per `commit_interval` since the last commit (a receiver at 5 or 10 Hz): the
-    ///   longest gap between them. No event is due before the deadline, so that commit would hold no more.
-    /// - Slower events (fixes at 1 Hz against a commit a second, a filter that holds most of them back):
-    ///   ``earlyCommit``, whatever else wakes the loop in between.
-    ///
-    /// Never more than a quarter of `commit_interval`, so commits keep their rhythm, and the deadline itself is
-    /// never passed: a power cut loses at most `commit_interval`.
-    private var early: Duration {
-        let quarter = settings.commitInterval / 4
-        return min(quarter, longestGap <= quarter ? max(Self.earlyCommit, longestGap) : Self.earlyCommit)
-    }
-
-    /// The least of ``early``: at a receiver's pace of 1 Hz the fixes and the commits' deadlines keep one rhythm
-    /// (the first event of a commit came with a fix), so a fix comes within milliseconds of each deadline,
-    /// before it or after; one just before it carries the commit. A wider window there would let an input that
-    /// comes well before the fix (a `SKY`, a beacon batch) commit without it, and commits would hold fewer fixes.
-    static let earlyCommit = Duration.milliseconds(50)
 
     /// Takes the network sinks' progress into the next commit (due within `commit_interval`), and returns their
     /// failures to emit.
@@ -253,7 +216,7 @@ final class Storage {
             uplinkCursors[worker.name] = progress.cursor
             pending.cursors[worker.name] = progress.cursor
             pending.quarantined += progress.quarantined
-            if pendingSince == nil { pendingSince = now }
+            schedule.somethingWaits(at: now)
         }
         return reports
     }
@@ -261,7 +224,6 @@ final class Storage {
     /// Commits everything pending and delivers.
     func commit(now: MonotonicInstant) -> [ErrorReport] {
         retryAt = nil
-        longestGap = .zero
         let commit = takePending()
         var reports: [ErrorReport] = []
         if settings.commitInterval == .zero && commit.events.count > 1 {
@@ -399,8 +361,7 @@ final class Storage {
         }
         commit.maxBytes = settings.maxBytes.bytes
         commit.delivered = delivered
-        pendingSince = nil
-        urgent = false
+        schedule.taken()
         return commit
     }
 
