@@ -61,7 +61,10 @@ public enum WaymarkBinary {
     /// `environment` with `WAYMARK_CONFIG` naming a configuration in `directory` that keeps the process off the
     /// board's files (``Fixtures/isolatedSections(in:runtimeDirectory:besides:)``), unless it names one already: a
     /// command given no `--config` reads it instead of an installed `/etc/waymark/waymark.toml`.
-    static func isolated(_ environment: [String: String], in directory: URL) throws -> [String: String] {
+    public static func isolated(
+        _ environment: [String: String] = ProcessInfo.processInfo.environment,
+        in directory: URL
+    ) throws -> [String: String] {
         guard environment["WAYMARK_CONFIG"] == nil else { return environment }
         let config = directory.appendingPathComponent("default.toml")
         try Fixtures.isolatedSections(in: directory).write(to: config, atomically: true, encoding: .utf8)

@@ -23,7 +23,11 @@ struct ActivityTests {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("waymark.toml").path
-        try "\(settings)\n".write(toFile: path, atomically: true, encoding: .utf8)
+        try (Fixtures.isolatedSections(in: directory, besides: settings) + settings + "\n").write(
+            toFile: path,
+            atomically: true,
+            encoding: .utf8
+        )
         let result = try WaymarkBinary.run(["replay", Fixtures.gpsdLog(log + ".chk"), "--print", "--config", path])
         #expect(result.status == 0, "\(result.stderr)")
         return try WaymarkBinary.events(result)

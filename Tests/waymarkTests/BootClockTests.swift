@@ -57,6 +57,8 @@ struct BootClockTests {
         state_dir = "\(directory.appendingPathComponent("state").path)"
         log_dir = "\(logs.path)"
         runtime_dir = "\(directory.appendingPathComponent("run").path)"
+        [places]
+        file = "\(directory.appendingPathComponent("no-places.bin").path)"
         """.write(toFile: config, atomically: true, encoding: .utf8)
         let arguments = ["run", "--print", "--config", config, "--gpsd", "127.0.0.1:\(gpsd.port)"]
         let agent = try WaymarkBinary.start(

@@ -116,9 +116,12 @@ struct CommandLineTests {
 
     @Test("a reader that closes the pipe early does not kill the agent (no SIGPIPE)")
     func closedPipe() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: WaymarkBinary.path)
         process.arguments = ["replay", "--print", Fixtures.gpsdLog("20100411_Geko_Regensburg.log.chk")]
+        process.environment = try WaymarkBinary.isolated(in: directory)
         let pipe = Pipe()
         process.standardOutput = pipe
         process.standardError = FileHandle.nullDevice

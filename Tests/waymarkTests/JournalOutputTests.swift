@@ -20,7 +20,7 @@ struct JournalOutputTests {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: WaymarkBinary.path)
         process.arguments = arguments
-        var environment = ProcessInfo.processInfo.environment
+        var environment = try WaymarkBinary.isolated(in: directory)
         environment["JOURNAL_STREAM"] = "\(named.st_dev):\(named.st_ino)"
         process.environment = environment
         process.standardOutput = FileHandle.nullDevice

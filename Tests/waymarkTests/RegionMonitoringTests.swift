@@ -238,13 +238,8 @@ struct RegionMonitoringTests {
         let file = directory.appendingPathComponent("regions.geojson")
         try Data(RegionFile.encode([depot])).write(to: file)
         let config = directory.appendingPathComponent("waymark.toml")
-        try
-            "[agent]\nstate_dir = \"\(directory.path)\"\nlog_dir = \"\(directory.path)/logs\"\nruntime_dir = \"\(directory.path)/run\"\n[regions]\nfile = \"\(file.path)\"\n"
-            .write(
-                to: config,
-                atomically: true,
-                encoding: .utf8
-            )
+        let text = "[regions]\nfile = \"\(file.path)\"\n"
+        try (Fixtures.isolatedSections(in: directory) + text).write(to: config, atomically: true, encoding: .utf8)
         let agent = try WaymarkBinary.start([
             "run", "--print", "--config", config.path, "--gpsd", "127.0.0.1:\(gpsd.port)",
         ])

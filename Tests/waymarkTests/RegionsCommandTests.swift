@@ -62,6 +62,7 @@ struct RegionsCommandTests {
             let process = Process()
             process.executableURL = URL(fileURLWithPath: WaymarkBinary.path)
             process.arguments = arguments
+            process.environment = try WaymarkBinary.isolated(in: scratch)
             let name = UUID().uuidString
             let outURL = scratch.appendingPathComponent("\(name).stdout")
             let errURL = scratch.appendingPathComponent("\(name).stderr")
