@@ -222,6 +222,13 @@ struct OwnTracksDeliveryTests {
         try agent.wait(seconds: 60, "the end of the drive") { agent.stderr.contains("code=no_device") }
         try Self.waitForEveryLocation(workspace, output, seconds: 60)
         #expect(agent.interrupt() == 0)
+        // The Recorder too has every location before anything is compared.
+        let spooled = Set(try workspace.spooledLocations().keys)
+        let deadline = Date().addingTimeInterval(60)
+        while !spooled.isSubset(of: Set(recorder.storedLocationSeqs())) && Date() < deadline {
+            Thread.sleep(forTimeInterval: 0.2)
+        }
+        #expect(spooled.isSubset(of: Set(recorder.storedLocationSeqs())))
         let retained = try #require(try broker.retained(Self.topic))
         #expect(retained["inregions"] as? [String] == ["home"], "\(retained)")
         let last = try #require(recorder.last(user: "waymark", device: "bus-7"))
@@ -234,8 +241,8 @@ struct OwnTracksDeliveryTests {
             test.stdout.contains("owntracks: a test message (_type test, not retained) to mqtt://"),
             "\(test.stdout)"
         )
-        let deadline = Date().addingTimeInterval(10)
-        while MosquittoTestServer.messages(in: output).count == received && Date() < deadline {
+        let arrival = Date().addingTimeInterval(10)
+        while MosquittoTestServer.messages(in: output).count == received && Date() < arrival {
             Thread.sleep(forTimeInterval: 0.1)
         }
         Thread.sleep(forTimeInterval: 0.5)
