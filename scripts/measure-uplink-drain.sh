@@ -69,6 +69,28 @@ if [[ " $sinks " == *" owntracks "* ]]; then
     sleep 0.5
 fi
 
+# DIR/waymark.toml: the spool and logs in DIR, no file sink, no places, and the sections given.
+write_config() {
+    cat > "$1/waymark.toml" <<TOML
+[agent]
+state_dir = "$1/state"
+log_dir = "$1/logs"
+runtime_dir = "$1/run"
+device_id = "bench"
+
+[spool]
+max_bytes = "1GB"
+
+[sinks.file]
+enabled = false
+
+[places]
+enabled = false
+
+$2
+TOML
+}
+
 # The Recorder behind a default broker, with a live drive beside the backlog.
 measure_recorder() {
     local dir="$work/recorder" port gps_port feed_port store
@@ -87,42 +109,20 @@ measure_recorder() {
     mosquitto_sub -h 127.0.0.1 -p "$port" -q 1 -t 'owntracks/+/+' -F '%U %p' > "$dir/arrivals" &
     recorder_pids+=($!)
     sleep 1
-    cat > "$dir/waymark.toml" <<TOML
-[agent]
-state_dir = "$dir/state"
-log_dir = "$dir/logs"
-runtime_dir = "$dir/run"
-device_id = "bench"
-
-[deferred]
-enabled = false
-
-[spool]
-max_bytes = "1GB"
-
-[sinks.file]
-enabled = false
-
-[places]
-enabled = false
-
-[sinks.owntracks]
-enabled = true
-host = "127.0.0.1"
-port = $port
-TOML
+    write_config "$dir" "$(printf '[deferred]\nenabled = false\n\n[sinks.owntracks]\nenabled = true\nhost = "127.0.0.1"\nport = %s' "$port")"
     "$waymark" replay "$work/drive.gpx" --spool --config "$dir/waymark.toml" 2>/dev/null
     local last
     last=$(sqlite3 "$dir/state/spool.sqlite" 'SELECT MAX(seq) FROM event')
     # The drive, live: gpsd reads the log from socat at the receiver's pace (a sentence every 0.157 s).
     feed_port=$(free_port)
     gps_port=$(free_port)
+    : > "$dir/feed.fifo.log"
     python3 -c '
 import sys, time
 for line in open(sys.argv[1], "rb"):
     sys.stdout.buffer.write(line); sys.stdout.flush(); time.sleep(0.157)
 sys.stdout.buffer.write(b"# EOF\n"); sys.stdout.flush(); time.sleep(5)
-' Tests/Fixtures/gpsd-logs/20100411_Geko_Regensburg.log > "$dir/feed.fifo.log" &
+' Tests/Fixtures/gpsd-logs/20100411_Geko_Regensburg.log >> "$dir/feed.fifo.log" &
     recorder_pids+=($!)
     socat -u "OPEN:$dir/feed.fifo.log,ignoreeof" "TCP-LISTEN:$feed_port,bind=127.0.0.1,reuseaddr" &
     recorder_pids+=($!)
@@ -155,29 +155,14 @@ for sink in $sinks; do
         traccar) section="[sinks.traccar]"; url="http://127.0.0.1:$port/"; extra="" ;;
         http) section="[sinks.http]"; url="http://127.0.0.1:$port/batch"; extra="gzip = true" ;;
         http-plain) section="[sinks.http]"; url="http://127.0.0.1:$port/batch"; extra="gzip = false" ;;
-        owntracks) section="[sinks.owntracks]"; url=""; extra=$(printf 'host = "127.0.0.1"\nport = %s' "$broker_port") ;;
+        # Unpaced: what the sink costs; the broker here queues without limit (`recorder` measures the default pace).
+        owntracks) section="[sinks.owntracks]"; url=""
+            extra=$(printf 'host = "127.0.0.1"\nport = %s\ndrain_rate = 0' "$broker_port") ;;
     esac
-    cat > "$dir/waymark.toml" <<TOML
-[agent]
-state_dir = "$dir/state"
-log_dir = "$dir/logs"
-runtime_dir = "$dir/run"
-device_id = "bench"
-
-[spool]
-max_bytes = "1GB"
-
-[sinks.file]
-enabled = false
-
-[places]
-enabled = false
-
-$section
+    write_config "$dir" "$section
 enabled = true
 $([ -n "$url" ] && echo "url = \"$url\"")
-$extra
-TOML
+$extra"
     "$waymark" replay "$work/drive.gpx" --spool --config "$dir/waymark.toml" 2>/dev/null
     last=$(sqlite3 "$dir/state/spool.sqlite" 'SELECT MAX(seq) FROM event')
     locations=$(sqlite3 "$dir/state/spool.sqlite" 'SELECT COUNT(*) FROM event WHERE kind = 1')

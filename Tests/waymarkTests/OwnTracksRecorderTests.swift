@@ -34,38 +34,19 @@ struct OwnTracksRecorderTests {
     func backlogThroughADefaultBroker(stopsRecorder: Bool) throws {
         let broker = try MosquittoTestServer(settings: .defaults)
         let recorder = try OwnTracksRecorder(broker: broker)
-        let directory = try Fixtures.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let config = directory.appendingPathComponent("waymark.toml").path
-        let agent = Fixtures.agentSection(in: directory).replacingOccurrences(
-            of: "[agent]\n",
-            with: "[agent]\ndevice_id = \"bus-7\"\n"
+        // The sink's defaults (drain_rate among them) but for its backoff; no file sink, no places: the drain alone.
+        let workspace = try OwnTracksDeliveryTests.Workspace(
+            broker: broker,
+            extra: "\n[sinks.file]\nenabled = false\n\n[places]\nenabled = false\n"
         )
-        // The sink's defaults but for its backoff: drain_rate is the default's.
-        try """
-        \(agent)
-        [deferred]
-        enabled = false
-
-        [sinks.file]
-        enabled = false
-
-        [places]
-        enabled = false
-
-        [sinks.owntracks]
-        enabled = true
-        host = "127.0.0.1"
-        port = \(broker.port)
-        retry_min = "100ms"
-        retry_max = "1s"
-        """.write(toFile: config, atomically: true, encoding: .utf8)
+        let config = workspace.config
+        let directory = workspace.directory
         // The backlog: a day offline, made by a replay into the spool (which leaves the network sinks' events there).
         let gpx = directory.appendingPathComponent("backlog.gpx").path
         try Self.drive(Self.backlog, to: gpx)
         let replay = try WaymarkBinary.run(["replay", gpx, "--spool", "--config", config], timeout: 300)
         #expect(replay.status == 0, "\(replay.stderr)")
-        let backlog = try Self.locationSeqs(config)
+        let backlog = try workspace.spooledLocations().keys
         #expect(backlog.count == Self.backlog)
         let backlogLast = try #require(backlog.max())
 
@@ -76,7 +57,7 @@ struct OwnTracksRecorderTests {
             gpsd.removeFiles()
         }
         let started = Date()
-        let running = try WaymarkBinary.start(["run", "--config", config, "--gpsd", "127.0.0.1:\(gpsd.port)"])
+        let running = try workspace.start(gpsd: gpsd.port)
         var storedWhenLiveSeen: Int?
         var stopped = false
         let deadline = Date().addingTimeInterval(400)
@@ -96,7 +77,7 @@ struct OwnTracksRecorderTests {
                 try recorder.start()
                 stopped = true
             }
-            let spooled = Set(try Self.locationSeqs(config))
+            let spooled = Set(try workspace.spooledLocations().keys)
             let drained = running.stderr.contains("code=no_device") && spooled.isSubset(of: stored)
             if drained { break }
             // Nothing stored for 30 s after the drive: what is missing is not coming.
@@ -112,7 +93,7 @@ struct OwnTracksRecorderTests {
         #expect(!stopsRecorder || stopped)
 
         // Every location the spool holds is in the Recorder's store: the backlog and the drive.
-        let spooled = try Self.locationSeqs(config)
+        let spooled = Array(try workspace.spooledLocations().keys)
         let stored = Set(recorder.storedLocationSeqs())
         #expect(Set(spooled).subtracting(stored).isEmpty, "\(Set(spooled).subtracting(stored).count) missing")
         #expect(spooled.count > Self.backlog + 700)
@@ -123,17 +104,5 @@ struct OwnTracksRecorderTests {
         #expect(recorder.last(user: "waymark", device: "bus-7")?["seq"] as? Int == spooled.max())
         // At the default pace, 100 messages a second: 11,000 messages take about 110 s.
         #expect(seconds > 90, "drained in \(seconds) s: faster than the pace allows")
-    }
-
-    /// The seqs of the location events the spool holds.
-    static func locationSeqs(_ config: String) throws -> [Int] {
-        let result = try WaymarkBinary.run(["spool", "export", "--format", "jsonl", "--config", config])
-        #expect(result.status == 0, "\(result.stderr)")
-        return result.stdoutLines.compactMap { line in
-            guard let event = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
-                event["type"] as? String == "location"
-            else { return nil }
-            return event["seq"] as? Int
-        }
     }
 }

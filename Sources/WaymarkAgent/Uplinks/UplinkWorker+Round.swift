@@ -35,7 +35,7 @@ extension UplinkWorker {
             let offered = remaining.prefix(min(allowed, policy.batchSize(available: remaining.count)))
                 .prefix { !wentAhead($0) }
             let attempt = transport.send(offered, wallClock: wallClock())
-            pace?.spend(attempt.sent, now: clock())
+            pace?.spend(attempt.messages ?? attempt.sent, now: clock())
             // A request the stop cancelled says nothing of the server.
             if attempt.answer != .confirmed && condition.locked({ stopping }) { return }
             switch note(attempt) {

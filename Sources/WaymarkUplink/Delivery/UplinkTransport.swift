@@ -64,11 +64,15 @@ public struct UplinkAttempt: Hashable, Sendable {
     public var answer: DeliveryPolicy.Answer
     /// Bytes on the wire, both ways, headers included.
     public var wireBytes: Int
+    /// The messages that went for those events, when a transport counts them apart (OwnTracks publishes nothing
+    /// for a heading): what its ``UplinkTransport/pace`` counts; nil, one per event.
+    public var messages: Int?
 
-    public init(sent: Int, answer: DeliveryPolicy.Answer, wireBytes: Int) {
+    public init(sent: Int, answer: DeliveryPolicy.Answer, wireBytes: Int, messages: Int? = nil) {
         self.sent = sent
         self.answer = answer
         self.wireBytes = wireBytes
+        self.messages = messages
     }
 }
 

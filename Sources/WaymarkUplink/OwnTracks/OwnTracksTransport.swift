@@ -86,7 +86,7 @@ public final class OwnTracksTransport: UplinkTransport {
             let answer: DeliveryPolicy.Answer =
                 publication.refusedByBroker
                 ? .misconfigured(status: 0, answer: problem) : .temporary(reason: problem, retryAfter: nil)
-            return UplinkAttempt(sent: 1, answer: answer, wireBytes: bytes)
+            return UplinkAttempt(sent: 1, answer: answer, wireBytes: bytes, messages: publication.published)
         }
         let last = ends[acknowledged - 1]
         inside = last.inside
@@ -94,7 +94,8 @@ public final class OwnTracksTransport: UplinkTransport {
         return UplinkAttempt(
             sent: last.index - events.startIndex + 1,
             answer: .confirmed,
-            wireBytes: bytes
+            wireBytes: bytes,
+            messages: publication.published
         )
     }
 
