@@ -1,9 +1,13 @@
 // swift-tools-version: 6.0
 import PackageDescription
 
+// Waymark is a Linux agent: it builds on Linux only (timerfd, eventfd, renameat2, libgps, sd-bus).
+#if !os(Linux)
+#error("Waymark builds on Linux only (Debian 12 and later): it is made of Linux system calls and Debian's libraries")
+#endif
+
 let package = Package(
     name: "Waymark",
-    platforms: [.macOS(.v15)],
     products: [
         .executable(name: "waymark", targets: ["waymark"]),
         .library(name: "WaymarkFormats", targets: ["WaymarkFormats"]),
@@ -37,7 +41,7 @@ let package = Package(
             name: "WaymarkGPSD",
             dependencies: [
                 "CLibGPS", "WaymarkCore", "WaymarkFormats",
-                .target(name: "CLinux", condition: .when(platforms: [.linux])),
+                "CLinux",
             ]
         ),
         .systemLibrary(
@@ -65,7 +69,7 @@ let package = Package(
                 "WaymarkStore",
                 "WaymarkUplink",
                 "WaymarkBluetooth",
-                .target(name: "CLinux", condition: .when(platforms: [.linux])),
+                "CLinux",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
@@ -76,8 +80,11 @@ let package = Package(
             dependencies: [
                 "WaymarkAgent",
                 "WaymarkBluetooth",
+                "WaymarkCore",
+                "WaymarkGPSD",
                 "WaymarkUplink",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         // Real gpsd processes, fixture paths and the capture oracle, shared by the test targets.

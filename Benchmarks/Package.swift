@@ -5,7 +5,6 @@ import PackageDescription
 // builds the benchmark dependencies. Run them from this directory: see README.md.
 let package = Package(
     name: "WaymarkBenchmarks",
-    platforms: [.macOS(.v15)],
     dependencies: [
         .package(name: "Waymark", path: ".."),
         .package(url: "https://github.com/ordo-one/benchmark", exact: "1.38.1", traits: ["MallocInterposer"]),

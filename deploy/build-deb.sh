@@ -10,6 +10,10 @@
 # Needs dpkg-dev (dpkg-shlibdeps) and python3 (the manual page); scripts/install-deps.sh --package installs them.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# Reproducible: two builds of the same commit give byte-identical packages. Every date in them is the last
+# commit's (dpkg-deb takes SOURCE_DATE_EPOCH for the ar members and clamps the files' times to it), the owners are
+# root's (--root-owner-group), dpkg-deb sorts the members, and gzip writes no name or time (-n).
+export SOURCE_DATE_EPOCH=${SOURCE_DATE_EPOCH:-$(git log -1 --format=%ct 2>/dev/null || echo 0)}
 binary=$(scripts/build-release.sh)
 version=$("$binary" --version | awk 'NR == 1 { print $2 }')
 arch=$(dpkg --print-architecture)
@@ -28,7 +32,7 @@ install -D -m 0644 deploy/debian/copyright "$doc/copyright"
 gzip -9n <deploy/debian/changelog >"$work/changelog.gz"
 install -m 0644 "$work/changelog.gz" "$doc/changelog.gz"
 # The date of the manual page is the last commit's, so that a rebuild of the same tree gives the same bytes.
-date=$(git log -1 --format=%cs 2>/dev/null || date -u +%F)
+date=$(date -u -d "@$SOURCE_DATE_EPOCH" +%F)
 install -d -m 0755 "$root/usr/share/man/man1"
 deploy/man/waymark-manpage.py "$binary" "$date" | gzip -9n >"$root/usr/share/man/man1/waymark.1.gz"
 install -d -m 0755 "$root/usr/share/bash-completion/completions" "$root/usr/share/zsh/vendor-completions"

@@ -20,6 +20,17 @@ rm -f "$built"
 [ "${#packages[@]}" -eq 2 ] || fail "deploy/build-deb.sh made ${#packages[@]} packages, not 2"
 step "built ${packages[*]}"
 
+# Reproducible: a second build of the same commit gives the same bytes (the release binary is the same build's;
+# the packaging, the manual page, the completions and the gazetteer are made again).
+first=$(mktemp -d)
+cp "${packages[@]}" "$first/"
+deploy/build-deb.sh >/dev/null 2>&1 || fail "deploy/build-deb.sh failed the second time"
+for package in "${packages[@]}"; do
+    cmp -s "$package" "$first/$(basename "$package")" || fail "$package differs from a second build of the same commit"
+done
+rm -rf "$first"
+step "reproducible: a second build gave the same bytes"
+
 for package in "${packages[@]}"; do
     step "lintian $package"
     lintian_out=$(lintian --fail-on error --display-info "$package" 2>&1) || { echo "$lintian_out" >&2; fail "lintian reports errors"; }

@@ -3,6 +3,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh --tests
+# The documentation's links and the sections that comments and messages quote resolve (a second or two).
+scripts/check-docs-links.py
 export PATH="$PATH:/opt/swift/usr/bin"
 # The static release binary first: the tests check it (StaticBinaryTests) and find it up to date.
 scripts/build-release.sh >/dev/null

@@ -1,13 +1,8 @@
+import Glibc
 import WaymarkCore
 import WaymarkFormats
 import WaymarkGPSD
 import WaymarkStore
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 extension Agent {
     /// What `waymark status` prints: whether an agent runs, and its state as JSON and as a table for a person.

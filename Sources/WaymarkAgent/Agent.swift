@@ -1,14 +1,9 @@
+import Glibc
 import Logging
 import ServiceLifecycle
 import WaymarkBluetooth
 import WaymarkCore
 import WaymarkGPSD
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Entry points that wire the parts together; the command line and the tests call the same functions.
 public enum Agent {

@@ -1,8 +1,5 @@
-import WaymarkCore
-
-#if canImport(Glibc)
 import Glibc
-#endif
+import WaymarkCore
 
 /// A Bluetooth capture for `waymark replay`: the LE advertising reports of a btsnoop file (``BtsnoopReader``),
 /// each with Apple manufacturer data turned into what the live source would have said of it, in time order.

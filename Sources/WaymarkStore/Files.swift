@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// The file system calls the spool and the sinks make, with POSIX calls (no Foundation in the agent).
 public enum Files {

@@ -1,10 +1,5 @@
-import WaymarkCore
-
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import WaymarkCore
 
 /// A file mapped read-only (`mmap`, `PROT_READ`, `MAP_PRIVATE`): its pages are the page cache's, file-backed,
 /// so they never count as the process's anonymous memory and the kernel can drop them under pressure.

@@ -90,7 +90,7 @@ extension Spool {
                     end += 1
                 }
                 if used + bytes > commit.maxBytes {
-                    var room = RoomMaking(
+                    var room = SpoolEviction(
                         need: used + bytes - (commit.maxBytes - commit.maxBytes / 10),
                         delivered: commit.delivered,
                         sweep: sweep

@@ -1,10 +1,5 @@
-import WaymarkCore
-
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import WaymarkCore
 
 extension Spool {
     /// A spool that could not be opened, and where it went.

@@ -24,7 +24,7 @@ public final class Spool: Sendable {
         var usedBytes: Int64
         /// The events the spool holds, kept the same way.
         var eventCount: Int
-        /// Where the drop policy's thinning goes on (``RoomMaking/sweep``).
+        /// Where the drop policy's thinning goes on (``SpoolEviction/sweep``).
         var thinningSweep: Int64 = 0
     }
 
@@ -87,7 +87,7 @@ public final class Spool: Sendable {
     private static func configure(_ database: Database) throws {
         // Pages of 1 KB for a new file (an existing one keeps its own): each commit appends the pages it
         // changed to the WAL and syncs it, so at a commit a second, as in a vehicle, small pages write 30 %
-        // fewer bytes than SQLite's 4 KB (README, "What it writes to the SD card").
+        // fewer bytes than SQLite's 4 KB (docs/spool-and-logs.md, "What it writes to the SD card").
         try database.execute("PRAGMA page_size = \(pageSize)")
         let mode = try database.text("PRAGMA journal_mode = WAL")
         guard mode == "wal" else {

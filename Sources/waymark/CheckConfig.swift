@@ -5,9 +5,15 @@ extension Waymark {
     struct CheckConfig: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "check-config",
-            abstract: "Validate a configuration file without starting the agent.",
-            discussion:
-                "Prints one line per problem (file, line, key, what is allowed) and exits 2; exits 0 when valid."
+            abstract: "Validate a configuration file, and the files it names, without starting the agent.",
+            discussion: """
+                Checks every key, then reads every file the configuration names that the agent reads at start, \
+                as the agent reads it: the region file ([regions] file: every feature and the limits), the \
+                gazetteer ([places] file, when enabled), and the password, CA, certificate and key files of the \
+                enabled network sinks (present and readable by the user running the check: run it as the \
+                agent's user). Prints one line per problem (file, line, key, what is wrong and what to do) and \
+                exits 2; exits 0 when valid.
+                """
         )
 
         @Argument(help: "The configuration file.")
@@ -15,7 +21,7 @@ extension Waymark {
 
         func run() throws {
             do {
-                _ = try Configuration.load(contentsOf: file)
+                for note in try Agent.checkConfiguration(file) { print(note) }
                 print("\(file): valid")
             } catch {
                 for issue in error.issues { printError(issue.description) }

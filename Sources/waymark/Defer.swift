@@ -1,11 +1,6 @@
 import ArgumentParser
-import WaymarkAgent
-
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import WaymarkAgent
 
 extension Waymark {
     /// `waymark defer off|on`: Core Location's `disallowDeferredLocationUpdates` on a running agent.

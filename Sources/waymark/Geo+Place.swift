@@ -20,7 +20,10 @@ extension Waymark.Geo {
                 """
         )
 
-        @Option(name: .long, help: "The configuration file (default: \(Agent.defaultConfigurationPath) if present).")
+        @Option(
+            name: .long,
+            help: "The configuration file (default: \(Agent.defaultConfigurationDescription) if present)."
+        )
         var config: String?
 
         @Option(name: .long, help: "The gazetteer file (default: [places] file).")

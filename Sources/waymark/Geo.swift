@@ -1,11 +1,6 @@
 import ArgumentParser
-import WaymarkCore
-
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import WaymarkCore
 
 extension Waymark {
     /// `waymark geo`: geodesy on WGS84 and the magnetic model from the command line, for checking what the

@@ -4,7 +4,7 @@ import WaymarkAgent
 
 /// Options every command that runs the pipeline takes.
 struct CommonOptions: ParsableArguments {
-    @Option(name: .long, help: "The configuration file (default: \(Agent.defaultConfigurationPath) if present).")
+    @Option(name: .long, help: "The configuration file (default: \(Agent.defaultConfigurationDescription) if present).")
     var config: String?
 
     @Option(name: .long, help: "Diagnostic log level on stderr.")

@@ -10,7 +10,7 @@ extension Waymark {
             abstract: "List, add, remove and import monitored regions; show their saved states.",
             discussion: """
                 The region file is the GeoJSON FeatureCollection that [regions] file names in the configuration \
-                (--config FILE, default \(Agent.defaultConfigurationPath)), or --file PATH. A change rewrites it \
+                (--config FILE, default \(Agent.defaultConfigurationDescription)), or --file PATH. A change rewrites it \
                 atomically (a temporary file, fsync, rename) and keeps every other region; a running agent picks \
                 it up within 2 s by itself. New regions are checked as the agent checks them, with the \
                 configuration's max_radius, max_vertices and max_regions. The file is rewritten one feature per \
@@ -30,7 +30,7 @@ extension Waymark.Regions {
     struct FileOptions: ParsableArguments {
         @Option(
             help: ArgumentHelp(
-                "The configuration file (default: \(Agent.defaultConfigurationPath) if present): its [regions] "
+                "The configuration file (default: \(Agent.defaultConfigurationDescription) if present): its [regions] "
                     + "file and limits, and [agent] state_dir.",
                 valueName: "file"
             )

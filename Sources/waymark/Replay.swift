@@ -1,4 +1,5 @@
 import ArgumentParser
+import Glibc
 import WaymarkAgent
 import WaymarkBluetooth
 import WaymarkCore
@@ -10,15 +11,20 @@ extension Waymark {
             commandName: "replay",
             abstract: "Replay a recorded drive through the pipeline on a simulated clock.",
             discussion: """
-                FILE is a gpsd JSON capture (what `gpspipe -w` writes), a GPX 1.1 file (trkpt, rtept, wpt \
-                with time, or without it given --route-speed), or a Bluetooth capture (btsnoop, what \
-                `btmon -w FILE` writes), whose iBeacon advertisements go through the beacon regions of \
-                [regions] file. The counts of what was delivered and what was rejected, and why, go to stderr, \
-                with the first GPX points skipped and their lines.
+                FILE is a gpsd JSON capture (what `gpspipe -w` writes), a raw receiver log (NMEA, or a binary \
+                protocol gpsd reads), a GPX 1.1 file (trkpt, rtept, wpt with time, or without it given \
+                --route-speed), or a Bluetooth capture (btsnoop, what `btmon -w FILE` writes), whose iBeacon \
+                advertisements go through the beacon regions of [regions] file. A raw log is read by a gpsd of \
+                its own (/usr/sbin/gpsd, or the program in the environment variable GPSD), as gpsfake does, \
+                on loopback ports, into the capture that gpsd makes of it, which is then replayed: the events \
+                are those of the capture. That gpsd is stopped before the replay starts; it writes no file. \
+                Without gpsd a raw log is refused with exit status 69; SIGINT or SIGTERM while gpsd reads it \
+                stops gpsd and exits with 130 or 143, nothing replayed. The counts of what was delivered and \
+                what was rejected, and why, go to stderr, with the first GPX points skipped and their lines.
                 """
         )
 
-        @Argument(help: "The capture or GPX file.")
+        @Argument(help: "The capture, raw receiver log or GPX file.")
         var file: String
 
         @Option(
@@ -113,6 +119,14 @@ extension Waymark {
             if let capture = source as? CaptureReplay, capture.nmeaSentences > 0 {
                 summary.count("nmea", by: capture.nmeaSentences)
             }
+            if let origin = (source as? CaptureReplay)?.rawLog {
+                summary.count("gpsd_reports", by: origin.reports)
+                if !origin.endReported {
+                    logger.warning(
+                        "gpsd \(origin.program.path) did not report the end of \(file) (a packet cut off at its end?): replayed what it reported"
+                    )
+                }
+            }
             if let gpx = source as? GPXReplay {
                 for line in gpx.skippedPoints(fileName: file) { logger.warning("\(line)") }
             }
@@ -145,7 +159,9 @@ extension Waymark {
                 try WaymarkGPSD.Replay.open(
                     contentsOf: file,
                     decoder: decoder,
-                    routeSpeed: routeSpeedKMH.map { $0 / 3.6 }
+                    routeSpeed: routeSpeedKMH.map { $0 / 3.6 },
+                    gpsdOverride: getenv("GPSD").map { String(cString: $0) },
+                    searchPath: getenv("PATH").map { String(cString: $0) }
                 )
             }
             switch result {
@@ -153,13 +169,21 @@ extension Waymark {
                 return source
             case .failure(let error):
                 printError("waymark replay: \(error)")
-                throw ExitCode(1)
+                switch error.code {
+                case .gpsdMissing: throw ExitCode(gpsdMissingStatus)
+                case .interrupted: throw ExitCode(128 + (error.signal ?? SIGINT))
+                default: throw ExitCode(1)
+                }
             }
         }
     }
 }
 
 extension CaptureDecoder: ExpressibleByArgument {}
+
+/// The exit status of a replay of a raw receiver log without gpsd to read it: 69, `EX_UNAVAILABLE` of
+/// sysexits(3), a program the command needs is missing.
+let gpsdMissingStatus: Int32 = 69
 
 /// The drive of a replay of a Bluetooth capture alone: none.
 private final class NoDrive: ReplaySource {

@@ -11,7 +11,7 @@ extension Waymark {
             abstract: "Show what the spool holds, or export its events for fleet review.",
             discussion: """
                 The spool is [agent] state_dir/spool.sqlite of the configuration (--config FILE, default \
-                \(Agent.defaultConfigurationPath)). Both commands only read it, and may run beside the agent.
+                \(Agent.defaultConfigurationDescription)). Both commands only read it, and may run beside the agent.
                 """,
             subcommands: [Stats.self, Export.self]
         )

@@ -1,8 +1,5 @@
-import WaymarkCore
-
-#if canImport(Glibc)
 import Glibc
-#endif
+import WaymarkCore
 
 /// The brute force the gazetteer is held to: every one of the source's places is visited for every point.
 ///

@@ -143,7 +143,9 @@ import WaymarkTestSupport
         defer { try? FileManager.default.removeItem(at: directory) }
         let clock = Clock()
         let logger = Logger(label: "test")
-        let configuration = Configuration()
+        var configuration = Configuration()
+        // Never the board's gazetteer, which an installed package brings.
+        configuration.places.file = directory.appendingPathComponent("no-places.bin").path
         var lastTime: Timestamp?
         do {
             let storage = try Self.storage(directory, interval: .zero, clock: clock)
@@ -189,8 +191,10 @@ import WaymarkTestSupport
     @Test func eventsWaitingForAFixGoOnAtTheCoresDeadline() {
         let printed = Collector()
         let floor = Timestamp(iso8601: "2026-11-24T00:00:00Z")!
+        var configuration = Configuration()
+        configuration.places.enabled = false  // never the board's gazetteer
         var core = AgentCore(
-            configuration: Configuration(),
+            configuration: configuration,
             clockFloor: floor,
             sink: printed,
             logger: Logger(label: "test")

@@ -86,6 +86,27 @@ struct SystemdTests {
         #expect(line.text == "3D fix, 9 satellites, moving")
     }
 
+    @Test("the status line names the open alarms, oldest first, before the unsent events")
+    func statusLineAlarms() {
+        var line = StatusLine(server: "127.0.0.1:2947")
+        line.status = Status(gpsd: .connected, device: "/dev/ttyACM0", fixMode: .threeD, satellitesUsed: 9)
+        line.unsent = 3
+        var health = HealthMonitor()
+        _ = health.regionFile("/etc/waymark/regions.geojson", rejection: "truncated", now: Self.at(1))
+        line.alarms = Array(health.open.values)
+        #expect(
+            line.text
+                == "3D fix, 9 satellites, moving; alarm region_file_rejected /etc/waymark/regions.geojson; 3 events unsent"
+        )
+        _ = health.sink("http", refusal: "HTTP 401", now: Self.at(0))
+        line.alarms = Array(health.open.values)
+        #expect(
+            line.text
+                == "3D fix, 9 satellites, moving; alarms sink_refused http, region_file_rejected "
+                + "/etc/waymark/regions.geojson; 3 events unsent"
+        )
+    }
+
     @Test("NOTIFY_SOCKET: a path or an abstract name, nothing else")
     func socketAddresses() throws {
         let path = try #require(SystemdNotifier.socketAddress("/run/systemd/notify"))

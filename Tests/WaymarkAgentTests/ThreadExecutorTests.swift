@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 import WaymarkCore
 import WaymarkGPSD
@@ -150,5 +151,28 @@ struct ThreadExecutorTests {
         executor.setAlarm(at: nil)
         try await Task.sleep(for: .milliseconds(1300))
         #expect(rings.all.map(\.label) == ["early"])
+    }
+
+    @Test("a timer the kernel refuses to arm: said once, and the alarms still go off, late rather than never")
+    func refusedTimer() async throws {
+        let refusals = Mutex<[String]>([])
+        let executor = ThreadExecutor(name: "texec refused") { reason in refusals.withLock { $0.append(reason) } }
+        defer { executor.shutDown() }
+        // A pipe's write end in place of the timerfd: timerfd_settime refuses it (EINVAL), and poll never finds it
+        // readable, as a timer that never goes off.
+        var pipeEnds: [Int32] = [0, 0]
+        try #require(pipe(&pipeEnds) == 0)
+        defer { close(pipeEnds[0]) }
+        try #require(dup2(pipeEnds[1], executor.alarmDescriptorForTesting) >= 0)
+        close(pipeEnds[1])
+        let rings = Rings()
+        for round in 0..<2 {
+            let deadline = SystemClocks.monotonic() + .milliseconds(50)
+            executor.setAlarm(at: deadline) { rings.ring("alarm \(round)") }
+            try await rings.wait(for: round + 1)
+            #expect(rings.all.map(\.label) == (0...round).map { "alarm \($0)" })
+            #expect(rings.all.last.map { $0.at >= deadline } == true)
+        }
+        #expect(refusals.withLock { $0 } == ["Invalid argument"])
     }
 }

@@ -1,11 +1,8 @@
+import Glibc
 import Testing
 import WaymarkBluetooth
 import WaymarkCore
 import WaymarkTestSupport
-
-#if canImport(Glibc)
-import Glibc
-#endif
 
 @Suite("BtsnoopWriter: synthetic btmon captures that the reader and btmon read back")
 struct BtsnoopWriterTests {

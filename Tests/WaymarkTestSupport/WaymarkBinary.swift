@@ -33,9 +33,9 @@ public enum WaymarkBinary {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
-        if let environment { process.environment = environment }
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
+        process.environment = try isolated(environment ?? ProcessInfo.processInfo.environment, in: directory)
         let outURL = directory.appendingPathComponent("stdout")
         let errURL = directory.appendingPathComponent("stderr")
         _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
@@ -56,6 +56,16 @@ public enum WaymarkBinary {
             stdout: (try? String(contentsOf: outURL, encoding: .utf8)) ?? "",
             stderr: (try? String(contentsOf: errURL, encoding: .utf8)) ?? ""
         )
+    }
+
+    /// `environment` with `WAYMARK_CONFIG` naming a configuration in `directory` that keeps the process off the
+    /// board's files (``Fixtures/isolatedSections(in:runtimeDirectory:besides:)``), unless it names one already: a
+    /// command given no `--config` reads it instead of an installed `/etc/waymark/waymark.toml`.
+    static func isolated(_ environment: [String: String], in directory: URL) throws -> [String: String] {
+        guard environment["WAYMARK_CONFIG"] == nil else { return environment }
+        let config = directory.appendingPathComponent("default.toml")
+        try Fixtures.isolatedSections(in: directory).write(to: config, atomically: true, encoding: .utf8)
+        return environment.merging(["WAYMARK_CONFIG": config.path]) { $1 }
     }
 
     /// Parses JSON Lines output into objects.
@@ -81,9 +91,10 @@ extension WaymarkBinary {
             _ = FileManager.default.createFile(atPath: directory.appendingPathComponent("stderr").path, contents: nil)
             process.executableURL = URL(fileURLWithPath: executable)
             process.arguments = arguments
-            if !environment.isEmpty {
-                process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-            }
+            process.environment = try WaymarkBinary.isolated(
+                ProcessInfo.processInfo.environment.merging(environment) { $1 },
+                in: directory
+            )
             process.standardOutput = try FileHandle(forWritingTo: directory.appendingPathComponent("stdout"))
             process.standardError = try FileHandle(forWritingTo: directory.appendingPathComponent("stderr"))
             process.standardInput = FileHandle.nullDevice

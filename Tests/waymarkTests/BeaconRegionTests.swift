@@ -31,7 +31,7 @@ struct BeaconRegionTests {
             ]}
             """.write(toFile: regions, atomically: true, encoding: .utf8)
             try """
-            \(Fixtures.agentSection(in: directory))
+            \(Fixtures.isolatedSections(in: directory))
             [deferred]
             enabled = false
 

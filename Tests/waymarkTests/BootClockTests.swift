@@ -3,7 +3,7 @@ import Testing
 import WaymarkTestSupport
 
 /// A board without a real-time clock boots in 1970, or with a clock that disagrees with its receiver's GPS
-/// time (README, "Events": which clock dates an event). A drive through a real gpsd still lands in one
+/// time (docs/events.md, "Which clock dates an event"). A drive through a real gpsd still lands in one
 /// day's log, the first `status` is dated by the first fix, and every line and track names the board.
 @Suite("One drive in one day's log, whatever the system clock says")
 struct BootClockTests {

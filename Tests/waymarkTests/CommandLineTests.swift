@@ -54,7 +54,7 @@ struct CommandLineTests {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let config = directory.appendingPathComponent("waymark.toml").path
-        try Fixtures.agentSection(in: directory).write(toFile: config, atomically: true, encoding: .utf8)
+        try Fixtures.isolatedSections(in: directory).write(toFile: config, atomically: true, encoding: .utf8)
         let started = Date()
         let result = try WaymarkBinary.run(
             ["run", "--print", "--config", config, "--gpsd", "127.0.0.1:\(port)", "--for", "5s"],

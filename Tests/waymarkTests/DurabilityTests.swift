@@ -19,7 +19,7 @@ struct DurabilityTests {
         init(_ settings: String = "") throws {
             directory = try Fixtures.temporaryDirectory()
             config = directory.appendingPathComponent("waymark.toml").path
-            try (Fixtures.agentSection(in: directory) + settings).write(
+            try (Fixtures.isolatedSections(in: directory, besides: settings) + settings).write(
                 toFile: config,
                 atomically: true,
                 encoding: .utf8
@@ -200,7 +200,7 @@ struct DurabilityTests {
         try agent.wait(seconds: 10, "the window's end") { agent.stdout.contains("\"reason\":\"disabled\"") }
         #expect(try WaymarkBinary.run(["defer", "on", "--config", workspace.config]).status == 0)
         Thread.sleep(forTimeInterval: 2)
-        #expect(agent.interrupt() == 0)
+        #expect(agent.interrupt() == 0, "\(agent.stderr)")
         let finished = agent.stdout.split(separator: "\n").filter { $0.contains("\"type\":\"deferred_finished\"") }
         #expect(finished.count == 2 && finished.last?.contains("\"reason\":\"shutdown\"") == true, "\(finished)")
         // After the final commit every event reached the log.

@@ -28,7 +28,8 @@ struct GracefulStopTests {
         let agent = try WaymarkBinary.start(
             ["run", "--print", "--config", workspace.config, "--gpsd", "127.0.0.1:\(closed)", "--for", "60s"]
         )
-        // Without a fix, events wait for one (README, "Events"), but the log says it at once.
+        // Without a fix, events wait for one (docs/events.md, "Which clock dates an event"), but the log says it
+        // at once.
         try agent.wait(seconds: 30, "gpsd_unavailable") { agent.stderr.contains("code=gpsd_unavailable") }
         #expect(try Self.stop(agent, with: signal) == 0, "\(agent.stderr)")
         #expect(!agent.stderr.contains("Error"), "\(agent.stderr)")

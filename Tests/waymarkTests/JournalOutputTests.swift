@@ -35,7 +35,11 @@ struct JournalOutputTests {
     static func config(_ text: String) throws -> (URL, String) {
         let directory = try Fixtures.temporaryDirectory()
         let path = directory.appendingPathComponent("waymark.toml").path
-        try (Fixtures.agentSection(in: directory) + text).write(toFile: path, atomically: true, encoding: .utf8)
+        try (Fixtures.isolatedSections(in: directory, besides: text) + text).write(
+            toFile: path,
+            atomically: true,
+            encoding: .utf8
+        )
         return (directory, path)
     }
 
@@ -45,7 +49,8 @@ struct JournalOutputTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let result = try Self.run(["run", "--config", path])
         #expect(result.status == 2)
-        #expect(result.stderr == "<3>waymark.toml:6: [gpsd] port = 0: must be an integer from 1 to 65535\n")
+        let line = try #require(Fixtures.line("port = 0", inFile: path))
+        #expect(result.stderr == "<3>waymark.toml:\(line): [gpsd] port = 0: must be an integer from 1 to 65535\n")
     }
 
     @Test("the agent's lines carry their priority and no time; on another stream they stay as on a terminal")

@@ -20,7 +20,7 @@ enum LiveRun {
             try? FileManager.default.removeItem(at: directory)
         }
         let path = directory.appendingPathComponent("waymark.toml").path
-        let agentSection = settings.contains("[agent]") ? "" : Fixtures.agentSection(in: directory)
+        let agentSection = Fixtures.isolatedSections(in: directory, besides: settings)
         try "\(agentSection)\(settings)\n".write(toFile: path, atomically: true, encoding: .utf8)
         let agent = try WaymarkBinary.start(
             ["run", "--print", "--config", path, "--gpsd", "127.0.0.1:\(gpsd.port)", "--log-level", "debug"]
@@ -30,7 +30,7 @@ enum LiveRun {
         // The core, the spool's commits and the sinks run on a thread of their own, the reader on another.
         #expect(ProcessResources.threads(named: "waymark core", process: agent.process.processIdentifier) == 1)
         #expect(ProcessResources.threads(named: "gpsd ", process: agent.process.processIdentifier) == 1)
-        #expect(agent.interrupt() == 0)
+        #expect(agent.interrupt() == 0, "\(agent.stderr)")
         let events = try agent.stdout.split(separator: "\n").map { line in
             try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
         }

@@ -81,9 +81,10 @@ struct OperationsCostMeasurement {
             // The runtime directory on a tmpfs, as the unit's /run/waymark is on the board.
             let runtime = "/dev/shm/waymark-cost-\(getpid())-\(index)"
             runtimes.append(runtime)
-            let section = Fixtures.agentSection(
+            let section = Fixtures.isolatedSections(
                 in: directory.appendingPathComponent("\(index)"),
-                runtimeDirectory: runtime
+                runtimeDirectory: runtime,
+                besides: settings
             )
             try (section + settings).write(toFile: config, atomically: true, encoding: .utf8)
             let agent = try WaymarkBinary.start(["run", "--config", config, "--gpsd", "127.0.0.1:\(gpsd.port)"])

@@ -61,7 +61,7 @@ struct OperationsTests {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let config = directory.appendingPathComponent("waymark.toml").path
-        try Fixtures.agentSection(in: directory).write(toFile: config, atomically: true, encoding: .utf8)
+        try Fixtures.isolatedSections(in: directory).write(toFile: config, atomically: true, encoding: .utf8)
         let run = directory.appendingPathComponent("run")
         try FileManager.default.createDirectory(at: run, withIntermediateDirectories: true)
         try content.write(to: run.appendingPathComponent("status.json"), atomically: true, encoding: .utf8)
@@ -110,7 +110,10 @@ final class OperatedRun {
         self.directory = try directory ?? Fixtures.temporaryDirectory()
         let directory = self.directory
         config = directory.appendingPathComponent("waymark.toml").path
+        // The board's gazetteer is never read: see Fixtures.isolatedSections.
         let section = """
+            [places]
+            file = "\(directory.appendingPathComponent("no-places.bin").path)"
             [agent]
             state_dir = "\(stateDirectory ?? directory.appendingPathComponent("state").path)"
             log_dir = "\(directory.appendingPathComponent("logs").path)"

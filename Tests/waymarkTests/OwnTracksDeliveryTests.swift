@@ -23,7 +23,7 @@ struct OwnTracksDeliveryTests {
         deinit { try? FileManager.default.removeItem(at: directory) }
 
         func write(broker: MosquittoTestServer, caFile: String?, extra: String = "", to path: String) throws {
-            let agent = Fixtures.agentSection(in: directory).replacingOccurrences(
+            let agent = Fixtures.isolatedSections(in: directory).replacingOccurrences(
                 of: "[agent]\n",
                 with: "[agent]\ndevice_id = \"bus-7\"\n"
             )
@@ -181,7 +181,7 @@ struct OwnTracksDeliveryTests {
         try agent.wait(seconds: 60, "the end of the drive") { agent.stderr.contains("code=no_device") }
         try broker.restart()
         try Self.waitForEveryLocation(workspace, output, seconds: 60)
-        #expect(agent.interrupt() == 0)
+        #expect(agent.interrupt() == 0, "\(agent.stderr)")
         #expect(Set(Self.receivedLocations(output).seqs) == Set(try workspace.spooledLocations().keys))
 
         // The same board with a CA that did not sign the broker's certificate.
@@ -273,7 +273,7 @@ struct OwnTracksDeliveryTests {
         }
         let agent = try workspace.start(gpsd: gpsd.port)
         try agent.wait(seconds: 60, "the end of the drive") { agent.stderr.contains("code=no_device") }
-        #expect(agent.interrupt() == 0)
+        #expect(agent.interrupt() == 0, "\(agent.stderr)")
         #expect(agent.stderr.contains("the owntracks sink cannot start: TLS with /nonexistent/ca.pem"))
         // Its events stay for it: unsent, in the spool.
         let sinks = try #require(try workspace.spoolStats()["sinks"] as? [[String: Any]])
@@ -294,7 +294,7 @@ struct OwnTracksDeliveryTests {
         let agent = try workspace.start(gpsd: gpsd.port)
         try agent.wait(seconds: 60, "the end of the drive") { agent.stderr.contains("code=no_device") }
         Thread.sleep(forTimeInterval: 1)
-        #expect(agent.interrupt() == 0)
+        #expect(agent.interrupt() == 0, "\(agent.stderr)")
         #expect(
             agent.stderr.contains("the owntracks sink cannot deliver: not connected to mqtt://127.0.0.1:\(broker.port)")
         )

@@ -34,11 +34,8 @@ struct OwnTracksRecorderTests {
     func backlogThroughADefaultBroker(stopsRecorder: Bool) throws {
         let broker = try MosquittoTestServer(settings: .defaults)
         let recorder = try OwnTracksRecorder(broker: broker)
-        // The sink's defaults (drain_rate among them) but for its backoff; no file sink, no places: the drain alone.
-        let workspace = try OwnTracksDeliveryTests.Workspace(
-            broker: broker,
-            extra: "\n[sinks.file]\nenabled = false\n\n[places]\nenabled = false\n"
-        )
+        // The sink's defaults (drain_rate among them) but for its backoff; no file sink: the drain alone.
+        let workspace = try OwnTracksDeliveryTests.Workspace(broker: broker, extra: "\n[sinks.file]\nenabled = false\n")
         let config = workspace.config
         let directory = workspace.directory
         // The backlog: a day offline, made by a replay into the spool (which leaves the network sinks' events there).

@@ -94,8 +94,8 @@ struct PausedWakeupsMeasurement {
         // WAYMARK_METRICS_INTERVAL=N compares two agents saving power, one writing the metrics every N seconds
         // (and its status file and health checks on that tick), the other with the tick once an hour.
         let metrics = Self.environment["WAYMARK_METRICS_INTERVAL"].flatMap(Int.init)
-        // The metrics on a tmpfs, as README recommends (/dev/shm here); WAYMARK_TEXTFILE puts them elsewhere: on
-        // ext4 each write and rename also waits once for the file system.
+        // The metrics on a tmpfs, as docs/operations.md recommends (/dev/shm here); WAYMARK_TEXTFILE puts them
+        // elsewhere: on ext4 each write and rename also waits once for the file system.
         let textfile = Self.environment["WAYMARK_TEXTFILE"] ?? "/dev/shm/waymark-measure-\(getpid()).prom"
         defer { try? FileManager.default.removeItem(atPath: textfile) }
         var variants: [(name: String, powerSave: Bool, environment: [String: String], settings: String)] =
@@ -167,7 +167,10 @@ struct PausedWakeupsMeasurement {
         for (index, (name, powerSave, environment, settings)) in variants.enumerated() {
             let config = directory.appendingPathComponent("\(index).toml").path
             let probeInterval = Self.environment["WAYMARK_PROBE_INTERVAL"] ?? "2m"
-            let agentSection = Fixtures.agentSection(in: directory.appendingPathComponent("\(index)"))
+            let agentSection = Fixtures.isolatedSections(
+                in: directory.appendingPathComponent("\(index)"),
+                besides: settings
+            )
             try
                 "\(agentSection)[activity]\npause_after = \"5s\"\npower_save = \(powerSave)\nprobe_interval = \"\(probeInterval)\"\n\(settings)"
                 .write(toFile: config, atomically: true, encoding: .utf8)

@@ -24,7 +24,7 @@ struct PowerSavingTests {
         let config = directory.appendingPathComponent("waymark.toml").path
         let interval = 10.0
         try """
-        \(Fixtures.agentSection(in: directory))
+        \(Fixtures.isolatedSections(in: directory))
         [activity]
         pause_after = "8s"
         probe_interval = "\(Int(interval))s"
@@ -42,7 +42,7 @@ struct PowerSavingTests {
         try agent.wait(seconds: 2 * interval, "the resume") { agent.stdout.contains("\"type\":\"resume\"") }
         let resumed = Date()
         Thread.sleep(forTimeInterval: 3)
-        #expect(agent.interrupt() == 0)
+        #expect(agent.interrupt() == 0, "\(agent.stderr)")
 
         let watches = gpsd.clientCommands().filter {
             $0.command.hasPrefix("?WATCH=") && $0.time >= paused.addingTimeInterval(-2)

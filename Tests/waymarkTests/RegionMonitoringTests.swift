@@ -259,6 +259,6 @@ struct RegionMonitoringTests {
         #expect(agent.stderr.contains("features[1]"), "the problem names the feature: \(agent.stderr)")
         try agent.wait(seconds: 20, "the depot's state") { agent.stdout.contains("\"type\":\"region_state\"") }
         #expect(agent.stdout.contains("\"state\":\"inside\",\"id\":\"depot\""))
-        #expect(agent.interrupt() == 0)
+        #expect(agent.interrupt() == 0, "\(agent.stderr)")
     }
 }

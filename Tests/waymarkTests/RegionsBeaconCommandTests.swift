@@ -1,10 +1,7 @@
+import Glibc
 import Testing
 import WaymarkCore
 import WaymarkTestSupport
-
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// `waymark regions` with beacon regions, run as an operator runs it (``RegionsCommandTests/Workspace``).
 @Suite("waymark regions: beacon regions")

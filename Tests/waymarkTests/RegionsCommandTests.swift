@@ -442,6 +442,6 @@ struct RegionsCommandTests {
         try agent.wait(seconds: 20, "the depot's state") { agent.stdout.contains("\"type\":\"region_state\"") }
         #expect(agent.stdout.contains("\"state\":\"inside\",\"id\":\"depot\""), "\(agent.stdout)")
         #expect(!agent.stderr.contains("rejected"), "\(agent.stderr)")
-        #expect(agent.interrupt() == 0)
+        #expect(agent.interrupt() == 0, "\(agent.stderr)")
     }
 }

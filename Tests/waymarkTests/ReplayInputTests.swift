@@ -2,20 +2,10 @@ import Foundation
 import Testing
 import WaymarkTestSupport
 
-/// `waymark replay` of what is not a gpsd capture says what the file is, never replays it to nothing.
+/// `waymark replay` of what is no recording it takes says what the file is, never replays it to nothing (raw
+/// receiver logs: RawLogReplayTests).
 @Suite("Replay: what it takes, and what it refuses")
 struct ReplayInputTests {
-    @Test("a raw receiver log is refused with what it is and how to replay it")
-    func rawNMEA() throws {
-        let log = Fixtures.gpsdLog("20100411_Geko_Regensburg.log")
-        let result = try WaymarkBinary.run(["replay", log, "--print"])
-        #expect(result.status == 1 && result.stdout.isEmpty)
-        let lines = result.stderr.split(separator: "\n")
-        #expect(lines.count == 1, "\(result.stderr)")
-        #expect(lines.first?.contains("raw receiver log (9931 NMEA sentences)") == true, "\(result.stderr)")
-        #expect(lines.first?.contains("scripts/drive.sh") == true && lines.first?.contains("gpspipe -w") == true)
-    }
-
     @Test("--route-speed on a gpsd capture is refused: it times GPX routes, and a capture has its times")
     func routeSpeedOnACapture() throws {
         let capture = Fixtures.gpsdLog("20100411_Geko_Regensburg.log.chk")

@@ -59,7 +59,8 @@ struct StaticBinaryTests {
     }
 
     /// A guard against growth: 19.75 MB when it was first built static. Issue 15 asks for 16 MB, which
-    /// swift-argument-parser alone puts out of reach (README, "The binary for the board").
+    /// swift-argument-parser alone puts out of reach (docs/performance.md, "The binary and its
+    /// memory").
     @Test("stripped, it stays under 20 MB")
     func size() throws {
         let attributes = try FileManager.default.attributesOfItem(atPath: try Self.binary.get())

@@ -49,7 +49,7 @@ struct SystemdNotifyTests {
         #expect(reloading.map { reload[$0].assignments.contains { $0.hasPrefix("MONOTONIC_USEC=") } } == true)
         #expect(reloading.map { $0 < reload.firstIndex { $0.assignments.contains("READY=1") }! } == true)
 
-        #expect(agent.interrupt() == 0)
+        #expect(agent.interrupt() == 0, "\(agent.stderr)")
         #expect(listener.messages.last?.assignments.contains("STOPPING=1") == true)
         #expect(listener.times(of: "READY=1").count == 2)
     }
@@ -84,7 +84,7 @@ struct SystemdNotifyTests {
         try input.fileHandleForWriting.close()
         sqlite.waitUntilExit()
         Thread.sleep(forTimeInterval: 3)
-        #expect(agent.interrupt() == 0)
+        #expect(agent.interrupt() == 0, "\(agent.stderr)")
 
         let pings = listener.times(of: "WATCHDOG=1")
         let before = pings.filter { $0 > locked.addingTimeInterval(-2) && $0 <= locked }
@@ -108,14 +108,14 @@ extension SystemdNotifyTests {
         let listener = try NotifyListener(in: directory)
         defer { listener.stop() }
         let config = directory.appendingPathComponent("waymark.toml").path
-        try Fixtures.agentSection(in: directory).write(toFile: config, atomically: true, encoding: .utf8)
+        try Fixtures.isolatedSections(in: directory).write(toFile: config, atomically: true, encoding: .utf8)
         let agent = try WaymarkBinary.start(
             ["run", "--config", config, "--gpsd", "127.0.0.1:\(peer.port)"],
             adding: ["NOTIFY_SOCKET": listener.path, "WATCHDOG_USEC": "1000000"]
         )
         try agent.wait(seconds: 10, "READY=1") { !listener.times(of: "READY=1").isEmpty }
         Thread.sleep(forTimeInterval: 5)
-        #expect(agent.interrupt() == 0)
+        #expect(agent.interrupt() == 0, "\(agent.stderr)")
         let pings = listener.times(of: "WATCHDOG=1")
         #expect(pings.count >= 8, "\(pings.count) pings in 5 s with WATCHDOG_USEC = 1 s")
     }

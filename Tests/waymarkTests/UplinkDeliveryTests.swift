@@ -22,7 +22,7 @@ struct UplinkDeliveryTests {
         init(_ settings: String, linesPerSecond: Double? = nil) throws {
             directory = try Fixtures.temporaryDirectory()
             config = directory.appendingPathComponent("waymark.toml").path
-            let agentSection = Fixtures.agentSection(in: directory).replacingOccurrences(
+            let agentSection = Fixtures.isolatedSections(in: directory, besides: settings).replacingOccurrences(
                 of: "[agent]\n",
                 with: "[agent]\ndevice_id = \"bus-7\"\n"
             )
@@ -166,7 +166,7 @@ struct UplinkDeliveryTests {
             let seqs = Set(received.compactMap { ($0["attributes"] as? [String: Any])?["seq"] as? Double })
             return seqs.count >= positions.count - 1
         }
-        #expect(agent.interrupt() == 0)
+        #expect(agent.interrupt() == 0, "\(agent.stderr)")
         let faults = received.filter { $0["kind"] as? String == "fault" }
         #expect(faults.count == 7, "\(faults)")
         let refused = try #require(faults.first { $0["status"] as? Int == 400 })
@@ -244,7 +244,7 @@ struct UplinkDeliveryTests {
         _ = try Self.waitForServer(server, seconds: 20, "ten refusals") { _ in
             ((try? server.counts().requests) ?? 0) >= 10
         }
-        #expect(agent.interrupt() == 0)
+        #expect(agent.interrupt() == 0, "\(agent.stderr)")
         let stats = try run.sinkStats("traccar")
         #expect(stats["quarantined"] as? Int == 0)
         // Past the events Traccar keeps nothing of (the first statuses), never past a position.
@@ -272,7 +272,7 @@ struct UplinkDeliveryTests {
         let received = try Self.waitForServer(server, seconds: 60, "every closed window") { received in
             received.compactMap { ($0["event"] as? [String: Any])?["seq"] as? Int }.max() ?? 0 >= lastWindowEnd
         }
-        #expect(agent.interrupt() == 0)
+        #expect(agent.interrupt() == 0, "\(agent.stderr)")
         let batches = received.filter { $0["kind"] as? String == "batch" }
         let seqs = batches.compactMap { ($0["event"] as? [String: Any])?["seq"] as? Int }
         #expect(Set(seqs).count == seqs.count, "an event arrived twice")
@@ -341,7 +341,7 @@ struct UplinkDeliveryTests {
                 $0.contains(#""alarm_cleared""#) && $0.contains("sink_stalled")
             }
         }
-        #expect(agent.interrupt() == 0)
+        #expect(agent.interrupt() == 0, "\(agent.stderr)")
         // In seq order, each once, every event of the closed windows.
         let seqs = received.compactMap { ($0["event"] as? [String: Any])?["seq"] as? Int }
         #expect(seqs == seqs.sorted() && Set(seqs).count == seqs.count)
@@ -373,7 +373,7 @@ struct UplinkDeliveryTests {
             (alarm["message"] as? String)?.contains("max_bytes_per_day (20480): locations wait for tomorrow") == true
         )
         // The trip's end (a position Traccar keeps, not a location) goes past the held locations.
-        #expect(agent.interrupt() == 0)
+        #expect(agent.interrupt() == 0, "\(agent.stderr)")
         var received = try server.received().filter { $0["kind"] as? String == "osmand" }
         let locations = received.filter { ($0["attributes"] as? [String: Any])?["event"] == nil }
         #expect(locations.count > 20 && locations.count < 80, "\(locations.count) locations within 20 KB")
@@ -406,7 +406,7 @@ struct UplinkDeliveryTests {
         let config = directory.appendingPathComponent("waymark.toml").path
         let closed = try GPSDTestServer.freePort()
         try
-            (Fixtures.agentSection(in: directory)
+            (Fixtures.isolatedSections(in: directory)
                 + """
                 [sinks.http]
                 enabled = true

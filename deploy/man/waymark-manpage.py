@@ -124,8 +124,15 @@ service does not restart on it.
 .B 64
 A usage error on the command line.
 .TP
+.B 69
+\fBwaymark replay\fR of a raw receiver log without gpsd to read it (install gpsd, or set GPSD).
+.TP
 .B 75
 Another process writes the same spool (its pid is named).
+.TP
+.B 130, 143
+\fBwaymark replay\fR of a raw receiver log stopped by SIGINT or SIGTERM while gpsd read it: gpsd is stopped,
+nothing is replayed.
 .SH ENVIRONMENT
 .TP
 .B NOTIFY_SOCKET, WATCHDOG_USEC
@@ -135,6 +142,10 @@ watchdog at half of WATCHDOG_USEC from its own loop.
 .B JOURNAL_STREAM
 When it names stderr, diagnostic lines carry their syslog priority (<3> error, <4> warning, <6> information,
 <7> debugging) and no time of their own.
+.TP
+.B GPSD
+The gpsd that \fBwaymark replay\fR runs to read a raw receiver log (default: /usr/sbin/gpsd,
+/usr/local/sbin/gpsd, or gpsd in PATH).
 .SH SEE ALSO
 .BR gpsd (8),
 .BR systemctl (1),

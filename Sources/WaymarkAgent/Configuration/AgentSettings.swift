@@ -1,12 +1,5 @@
-import WaymarkStore
-
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import WaymarkStore
 
 /// `[agent]`: who the board is and where the agent keeps its files.
 public struct AgentSettings: Sendable, Equatable {

@@ -1,7 +1,7 @@
 import WaymarkBluetooth
 import WaymarkCore
 
-/// `[beacons]`: iBeacon regions monitored and ranged through BlueZ (README, "Beacon regions").
+/// `[beacons]`: iBeacon regions monitored and ranged through BlueZ (docs/regions.md, "Beacon regions").
 public struct BeaconsSettings: Sendable, Equatable {
     /// Whether the agent scans at all (`enabled`; off by default: scanning costs power, and a board may have no
     /// Bluetooth).

@@ -1,10 +1,5 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import WaymarkFormats
 
 extension Configuration {
     /// The largest file ``load(contentsOf:)`` reads: far beyond any configuration, and a guard against being
@@ -18,6 +13,14 @@ extension Configuration {
     /// - Throws: ``ConfigurationError`` with every problem in the file, or with one issue naming `path` if the
     ///   file cannot be read (with the system's reason), is larger than 1 MiB or is not UTF-8 text.
     public static func load(contentsOf path: String) throws(ConfigurationError) -> Configuration {
+        try loadDocument(contentsOf: path).configuration
+    }
+
+    /// Reads and checks the configuration file at `path` as ``load(contentsOf:)`` does, and returns its
+    /// document too, where the lines of its keys are.
+    static func loadDocument(
+        contentsOf path: String
+    ) throws(ConfigurationError) -> (configuration: Configuration, document: TOMLDocument, fileName: String) {
         let fileName = path.split(separator: "/").last.map(String.init) ?? path
         let bytes = try contents(ofFile: path)
         guard let text = String(validating: bytes, as: UTF8.self) else {
@@ -29,7 +32,8 @@ extension Configuration {
                 )
             ])
         }
-        return try parse(text, fileName: fileName)
+        let (configuration, document) = try parseDocument(text, fileName: fileName)
+        return (configuration, document, fileName)
     }
 
     private static func contents(ofFile path: String) throws(ConfigurationError) -> [UInt8] {

@@ -1,7 +1,8 @@
 import WaymarkCore
 import WaymarkFormats
 
-/// The agent's settings, as read from its TOML file (README, "Configuration"); every setting has a default.
+/// The agent's settings, as read from its TOML file (docs/configuration.md, "Configuration"); every setting has a
+/// default.
 ///
 /// `config/waymark.toml` documents every key with its default and unit.
 public struct Configuration: Sendable, Equatable {
@@ -81,6 +82,14 @@ public struct Configuration: Sendable, Equatable {
     ///   unknown key, value of the wrong type and value out of range. A TOML syntax error stops the reading and
     ///   is the only issue.
     public static func parse(_ text: String, fileName: String) throws(ConfigurationError) -> Configuration {
+        try parseDocument(text, fileName: fileName).configuration
+    }
+
+    /// ``parse(_:fileName:)``, which also returns the document read: where the lines of its keys are.
+    static func parseDocument(
+        _ text: String,
+        fileName: String
+    ) throws(ConfigurationError) -> (configuration: Configuration, document: TOMLDocument) {
         let document: TOMLDocument
         do {
             document = try TOMLDocument(parsing: text, fileName: fileName)
@@ -91,6 +100,6 @@ public struct Configuration: Sendable, Equatable {
         }
         let (configuration, issues) = settings(in: document.root, file: fileName)
         guard issues.isEmpty else { throw ConfigurationError(issues: issues) }
-        return configuration
+        return (configuration, document)
     }
 }

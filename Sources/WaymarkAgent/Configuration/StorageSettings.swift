@@ -12,8 +12,8 @@ public struct SpoolSettings: Sendable, Equatable {
     }
 }
 
-/// `[sinks.file]`: the fleet-review logs in the log directory (README, "The spool, deferred batches and the
-/// fleet-review logs").
+/// `[sinks.file]`: the fleet-review logs in the log directory (docs/spool-and-logs.md, "The
+/// spool, deferred batches and the fleet-review logs").
 public struct FileSinkSettings: Sendable, Equatable {
     public var enabled: Bool
     /// Files older than this many days are removed; 0 keeps them.

@@ -57,7 +57,7 @@ public struct UplinkSettings: Sendable, Equatable {
     }
 }
 
-/// `[sinks.traccar]`: positions to a Traccar server over its OsmAnd protocol (README, "Uplinks").
+/// `[sinks.traccar]`: positions to a Traccar server over its OsmAnd protocol (docs/uplinks.md, "Uplinks").
 public struct TraccarSinkSettings: Sendable, Equatable {
     public var uplink = UplinkSettings()
 
@@ -66,7 +66,8 @@ public struct TraccarSinkSettings: Sendable, Equatable {
     mutating func read(from section: inout SectionReader) { uplink.read(from: &section, defaultPort: 5055) }
 }
 
-/// `[sinks.http]`: batches of events as JSON Lines to the fleet's own HTTP endpoint (README, "Uplinks").
+/// `[sinks.http]`: batches of events as JSON Lines to the fleet's own HTTP endpoint (docs/uplinks.md,
+/// "Uplinks").
 public struct HTTPSinkSettings: Sendable, Equatable {
     public var uplink = UplinkSettings()
     /// Whether bodies are gzip-compressed (`gzip`).
@@ -87,8 +88,8 @@ public struct HTTPSinkSettings: Sendable, Equatable {
     }
 }
 
-/// `[sinks.owntracks]`: locations and region transitions as OwnTracks messages to an MQTT broker (README,
-/// "Uplinks").
+/// `[sinks.owntracks]`: locations and region transitions as OwnTracks messages to an MQTT broker
+/// (docs/uplinks.md, "Uplinks").
 public struct OwnTracksSinkSettings: Sendable, Equatable {
     public var enabled = false
     /// The broker (`host`, `port`).

@@ -1,10 +1,5 @@
-import Logging
-
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
+import Logging
 
 /// Where diagnostics go: stderr, read by a person on a terminal (or a file), or systemd's journal.
 public enum DiagnosticOutput {

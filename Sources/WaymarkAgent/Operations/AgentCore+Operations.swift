@@ -2,8 +2,8 @@ import WaymarkCore
 import WaymarkFormats
 
 extension AgentCore {
-    /// What `waymark status` shows of the core at `now` (README, "waymark status"): times as event times (GPS
-    /// time once a fix came), figures as they are.
+    /// What `waymark status` shows of the core at `now` (docs/operations.md, "waymark status"): times as event
+    /// times (GPS time once a fix came), figures as they are.
     func writeStatus(into writer: inout JSONObjectWriter, now: MonotonicInstant, wallClock: Timestamp) {
         let status = pipeline.status
         writer.object("gpsd") { gpsd in
@@ -107,7 +107,8 @@ extension AgentCore {
         }
     }
 
-    /// The core's metric families (README, "Metrics"), at `now`; `metricsBytes` is what the textfile took so far.
+    /// The core's metric families (docs/operations.md, "Metrics for Prometheus"), at `now`; `metricsBytes` is what
+    /// the textfile took so far.
     func writeMetrics(
         into metrics: inout MetricsText,
         metricsBytes: Int64,

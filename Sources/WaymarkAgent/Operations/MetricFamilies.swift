@@ -1,7 +1,8 @@
 import WaymarkCore
 import WaymarkGPSD
 
-/// Every family of the metrics textfile (README, "Metrics"), in the order the file gives them, each laid out once.
+/// Every family of the metrics textfile (docs/operations.md, "Metrics for Prometheus"), in the order the file gives
+/// them, each laid out once.
 extension MetricFamily {
     static let buildInfo = MetricFamily(
         info: "waymark_build_info",

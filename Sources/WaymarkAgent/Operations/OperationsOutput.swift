@@ -1,14 +1,9 @@
+import Glibc
 import Logging
 import WaymarkCore
 import WaymarkFormats
 import WaymarkGPSD
 import WaymarkStore
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// What the running agent says of itself outside its events: the status file in `[agent] runtime_dir` that
 /// `waymark status` reads, and the metrics textfile of `[metrics] textfile`. Both are replaced atomically

@@ -1,10 +1,5 @@
-import WaymarkStore
-
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import WaymarkStore
 
 /// A process as `waymark status` recognizes it: its id, and when it started (clock ticks since boot, field 22 of
 /// `/proc/PID/stat`), so that a process id taken again by another program after the agent died is not the agent.

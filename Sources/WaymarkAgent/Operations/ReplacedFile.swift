@@ -1,11 +1,6 @@
-import WaymarkStore
-
-#if canImport(Glibc)
 import CLinux
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import WaymarkStore
 
 /// A file the agent rewrites again and again (the status file, the metrics textfile), each time atomically: a
 /// reader that opens it gets the old contents or the new, never part of either, and never no file.
@@ -190,25 +185,13 @@ final class ReplacedFile {
     }
 
     private func exchange() -> Bool {
-        #if canImport(Glibc)
         waymark_exchange(directory, spareName, name) == 0
-        #else
-        false
-        #endif
     }
 
     private func closeDescriptor(_ descriptor: Int32) {
-        #if canImport(Glibc)
         _ = Glibc.close(descriptor)
-        #else
-        _ = Darwin.close(descriptor)
-        #endif
     }
 
-    #if canImport(Glibc)
     /// A descriptor for the `*at` calls only.
     private static let directoryFlags = WAYMARK_O_PATH | O_DIRECTORY | O_CLOEXEC
-    #else
-    private static let directoryFlags = O_RDONLY | O_DIRECTORY | O_CLOEXEC
-    #endif
 }

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Writing to a file descriptor without Foundation: stdout for `--print`, stderr for the command line.
 public enum FileDescriptorOutput {

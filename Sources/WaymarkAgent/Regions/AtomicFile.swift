@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Replaces a file's contents so that a power cut leaves either the old file or the new one, never a part:
 /// write a temporary file beside it, fsync it, rename it over the old one, fsync the directory.

@@ -1,12 +1,7 @@
+import Glibc
 import WaymarkCore
 import WaymarkGPSD
 import WaymarkStore
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 extension RegionFileEditor {
     /// Each region of the file, geographic or beacon, in its order, with the state the agent last saved in its spool

@@ -1,11 +1,6 @@
+import Glibc
 import WaymarkCore
 import WaymarkGPSD
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Reads and edits a region file (`[regions] file`) for `waymark regions`: adds, replaces and removes regions,
 /// geographic and beacon, by id, and keeps every other region as it was.

@@ -1,12 +1,7 @@
+import Glibc
 import WaymarkCore
 import WaymarkFormats
 import WaymarkGPSD
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Regions to put into a region file: the features of a GeoJSON text, a FeatureCollection or a single Feature
 /// (as ``RegionFile`` reads them: geographic and beacon regions), or one region built on the command line.

@@ -1,11 +1,6 @@
+import Glibc
 import WaymarkCore
 import WaymarkGPSD
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// The region file of `[regions] file`: loaded strictly (any problem rejects the whole file, each problem
 /// one line), checked against the limits, and watched for changes.

@@ -21,7 +21,7 @@ struct AgentCore {
     /// What the agent did since it started: for ``serviceStatus``, `waymark status` and the metrics.
     var operating: OperatingState
     /// The health alarms; nil in a replay, whose clocks are the recording's.
-    private(set) var health: HealthMonitor?
+    var health: HealthMonitor?
     /// What names the places of `pause` and `trip` events; nil with `[places] enabled = false`.
     private(set) var places: PlaceFinder?
     private var placesSettings: PlacesSettings
@@ -175,6 +175,7 @@ struct AgentCore {
         var line = operating.line
         line.status = pipeline.status
         line.unsent = storage?.unsent
+        if let open = health?.open, !open.isEmpty { line.alarms = Array(open.values) }
         return line.text
     }
 
@@ -357,8 +358,7 @@ struct AgentCore {
     }
 
     /// The events of alarms that start (an `error` with the alarm's code) and end (`alarm_cleared`).
-    private mutating func alarmEvents(_ changes: [AlarmChange], now: MonotonicInstant, wallClock: Timestamp) -> [Event]
-    {
+    mutating func alarmEvents(_ changes: [AlarmChange], now: MonotonicInstant, wallClock: Timestamp) -> [Event] {
         guard !changes.isEmpty else { return [] }
         operating.noteChange()
         let time = eventTime(at: now, wallClock: wallClock)

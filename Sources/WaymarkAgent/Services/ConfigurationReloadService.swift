@@ -3,8 +3,8 @@ import ServiceLifecycle
 import UnixSignals
 import WaymarkGPSD
 
-/// Reloads the configuration file on SIGHUP (README, "Configuration"): a valid file is applied, an invalid one
-/// is rejected with one log line per problem and the running settings are kept.
+/// Reloads the configuration file on SIGHUP (docs/configuration.md, "Configuration"): a valid file is applied, an
+/// invalid one is rejected with one log line per problem and the running settings are kept.
 struct ConfigurationReloadService: Service {
     private let source: ConfigurationSource
     private let connection: GPSDConnection

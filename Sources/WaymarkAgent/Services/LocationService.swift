@@ -27,6 +27,8 @@ public final class LocationService: Service, Sendable {
     private let pendingConfiguration = Mutex<Configuration?>(nil)
     /// A region file loaded (or reloaded), monitored from the next batch on.
     private let pendingRegions = Mutex<RegionSource.Loaded?>(nil)
+    /// What the region file service learnt since the last input, in order (the `region_file_rejected` alarm).
+    private let pendingRegionVerdicts = Mutex<[RegionFileVerdict]>([])
     /// `waymark defer off` (false) or `on` (true), applied at once.
     private let pendingDeferral = Mutex<Bool?>(nil)
     /// `waymark status` asked for a fresh status file.
@@ -78,6 +80,12 @@ public final class LocationService: Service, Sendable {
     /// Monitors a loaded region file from the next batch on.
     func apply(_ regions: RegionSource.Loaded) {
         pendingRegions.withLock { $0 = regions }
+        _ = wakeUp.withLock { $0?.yield(.pending) }
+    }
+
+    /// Tells the core what became of the region file (named, loaded, rejected) from the next input on.
+    func regionFile(_ verdict: RegionFileVerdict) {
+        pendingRegionVerdicts.withLock { $0.append(verdict) }
         _ = wakeUp.withLock { $0?.yield(.pending) }
     }
 
@@ -148,7 +156,14 @@ public final class LocationService: Service, Sendable {
     /// own (``ThreadExecutor``), and gpsd's batches on the connection's: the spool's commits, the sinks' writes and
     /// stdout block, and must not hold a thread of the cooperative pool while they do.
     public func run() async {
-        let executor = ThreadExecutor(name: "waymark core")
+        let executor = ThreadExecutor(name: "waymark core") { [logger] reason in
+            logger.error(
+                """
+                the kernel refused to arm the core's timer (timerfd_settime: \(reason)); its deadlines are looked at \
+                every \(ThreadExecutor.fallbackWait) from now on, and may go off that much late
+                """
+            )
+        }
         defer { executor.shutDown() }
         await withTaskExecutorPreference(executor) { await processInputs(on: executor) }
     }
@@ -174,6 +189,8 @@ public final class LocationService: Service, Sendable {
         operations.update(&core, now: SystemClocks.monotonic(), wallClock: SystemClocks.wall())
         let (inputs, continuation) = AsyncStream.makeStream(of: Input.self)
         wakeUp.withLock { $0 = continuation }
+        // What came before the loop could be woken (the region file, loaded before the first batch), at once.
+        if pendingRegionVerdicts.withLock({ !$0.isEmpty }) { continuation.yield(.pending) }
         // Ready: the configuration is loaded, the spool open, and the connection's thread is about to make its
         // first attempt (gpsd may come later: that is a state, not a failed start). The watchdog runs from now on,
         // with or without input: a connection may give none for minutes.
@@ -241,6 +258,13 @@ public final class LocationService: Service, Sendable {
             if case .batch(let batch) = input, let first = batch.first { time = first.wallClock }
             state.core.monitor(regions, at: time, now: SystemClocks.monotonic())
             state.core.monitorBeacons(regions.beaconRegions, now: SystemClocks.monotonic())
+        }
+        let verdicts = pendingRegionVerdicts.withLock { verdicts in
+            defer { verdicts.removeAll() }
+            return verdicts
+        }
+        for verdict in verdicts {
+            state.core.regionFile(verdict, now: SystemClocks.monotonic(), wallClock: SystemClocks.wall())
         }
         switch input {
         case .batch(let batch):

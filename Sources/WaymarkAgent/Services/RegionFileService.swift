@@ -5,7 +5,8 @@ import WaymarkCore
 
 /// Watches `[regions] file`: loads it at start and whenever it changes (checked every second), and hands
 /// each good version to the location service. A file with problems is rejected with one log line per
-/// problem, and the last good set stays monitored. Without a file it stays asleep (a parked agent saving
+/// problem, and the last good set stays monitored; the location service raises `region_file_rejected` until
+/// a version loads. Without a file it stays asleep (a parked agent saving
 /// power must not wake every second for nothing); a reload that names one loads it at once.
 final class RegionFileService: Service, Sendable {
     static let pollInterval = Duration.seconds(1)
@@ -13,6 +14,9 @@ final class RegionFileService: Service, Sendable {
     private let locationService: LocationService
     private let logger: Logger
     private let watched: Mutex<Watched>
+    /// Whether a version of a region file loaded since the start: until then a rejected file leaves no region
+    /// monitored.
+    private let loadedOnce = Atomic<Bool>(false)
     /// Wakes an idle ``run()`` when a reload names a file.
     private let fileNamed: AsyncStream<Void>
     private let nameFile: AsyncStream<Void>.Continuation
@@ -42,6 +46,7 @@ final class RegionFileService: Service, Sendable {
             return true
         }
         if changed {
+            locationService.regionFile(.named(source?.path))
             check()
             nameFile.yield()
         }
@@ -90,9 +95,14 @@ final class RegionFileService: Service, Sendable {
         case .success(let loaded):
             logger.info("\(source.path): \(loaded.count) regions loaded")
             locationService.apply(loaded)
+            locationService.regionFile(.loaded(source.path))
+            loadedOnce.store(true, ordering: .relaxed)
         case .failure(let failure):
             for line in failure.lines { logger.error("\(line)") }
-            logger.error("\(source.path) rejected; the regions monitored are kept")
+            let loaded = loadedOnce.load(ordering: .relaxed)
+            let kept = loaded ? "the regions monitored are kept" : "no regions are monitored"
+            logger.error("\(source.path) rejected; \(kept)")
+            locationService.regionFile(.rejected(source.path, problems: failure.lines))
         }
     }
 }

@@ -1,11 +1,6 @@
+import Glibc
 import Synchronization
 import UnixSignals
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// SIGTERM and SIGINT for the commands that run without a `ServiceGroup` (`replay`, `locate`): trapped, so
 /// that a stop ends their work gracefully (the spool committed, the search answered) instead of killing

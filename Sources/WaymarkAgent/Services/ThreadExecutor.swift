@@ -1,12 +1,7 @@
+import CLinux
+import Glibc
 import WaymarkCore
 import WaymarkGPSD
-
-#if canImport(CLinux)
-import CLinux
-#endif
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// A task executor with one dedicated thread: code run under its preference
 /// (`withTaskExecutorPreference(_:operation:)`) resumes on that thread after every `await`, so what it
@@ -34,13 +29,20 @@ final class ThreadExecutor: TaskExecutor, @unchecked Sendable {
     private let wake = WakeSignal()
     /// A timerfd on `CLOCK_MONOTONIC`, armed for the alarm.
     private let alarmDescriptor: Int32
+    /// Set once the kernel refused to arm the timerfd: from then on the thread wakes every ``fallbackWait``
+    /// while an alarm is set. Guarded by `lock`.
+    private var timerRefused = false
+    /// Told, once, the system's reason for a refused `timerfd_settime`.
+    private let onTimerRefused: (@Sendable (String) -> Void)?
 
     /// An alarm goes off this much late rather than early, so that whoever set it finds its deadline passed, and
     /// never sooner than this after it was set: a deadline left in the past must not make the thread spin.
     static let alarmLateness = Duration.milliseconds(10)
 
-    /// Starts the thread, named `name` (Linux keeps 15 bytes) for `top -H` and /proc.
-    init(name: String) {
+    /// Starts the thread, named `name` (Linux keeps 15 bytes) for `top -H` and /proc; `onTimerRefused` is told
+    /// once if the kernel refuses to arm the alarm's timer (the alarms then go off up to ``fallbackWait`` late).
+    init(name: String, onTimerRefused: (@Sendable (String) -> Void)? = nil) {
+        self.onTimerRefused = onTimerRefused
         alarmDescriptor = timerfd_create(CLOCK_MONOTONIC, Int32(TFD_CLOEXEC | TFD_NONBLOCK))
         precondition(wake.descriptor >= 0 && alarmDescriptor >= 0, "no eventfd or timerfd: \(errno)")
         DedicatedThread.start(name: name) { [self] in runJobs() }
@@ -68,18 +70,41 @@ final class ThreadExecutor: TaskExecutor, @unchecked Sendable {
             let previous = alarm?.at
             alarm = deadline.map { (max($0, now) + Self.alarmLateness, action) }
             guard alarm?.at != previous else { return }
-            // Disarmed by a zero it_value; an instant of 0 ns is never a deadline here (the clock starts at boot).
-            let nanoseconds = alarm.map { max($0.at.nanoseconds, 1) } ?? 0
-            var time = itimerspec()
-            time.it_value = timespec(
-                tv_sec: Int(nanoseconds / 1_000_000_000),
-                tv_nsec: Int(nanoseconds % 1_000_000_000)
-            )
-            // It fails only for a bad descriptor or value, which would lose every alarm from here on.
-            let armed = timerfd_settime(alarmDescriptor, Int32(TFD_TIMER_ABSTIME), &time, nil)
-            precondition(armed == 0, "timerfd_settime failed: \(errno)")
+            armTimer(now: now)
         }
     }
+
+    /// With the lock held: arms the timerfd for the alarm, or disarms it.
+    ///
+    /// The timer is armed relative to `now`, not at an absolute instant: a library that moves the process's
+    /// clocks (libfaketime subtracts its offset from absolute `CLOCK_MONOTONIC` deadlines, and makes those of a
+    /// machine up for less than the offset negative, which the kernel refuses) can then neither make it fail nor
+    /// make it go off early. An alarm that goes off before its deadline anyway is armed again
+    /// (``runJobs()``). Should the kernel still refuse (it does only for a bad descriptor or value), the thread
+    /// falls back to waking every ``fallbackWait`` to look at the deadline, and says so once: late alarms, never
+    /// a stopped agent.
+    private func armTimer(now: MonotonicInstant) {
+        // Disarmed by a zero it_value; a deadline already due goes off in a nanosecond.
+        let nanoseconds = alarm.map { max(($0.at - now).nanoseconds, 1) } ?? 0
+        var time = itimerspec()
+        time.it_value = timespec(tv_sec: Int(nanoseconds / 1_000_000_000), tv_nsec: Int(nanoseconds % 1_000_000_000))
+        guard timerfd_settime(alarmDescriptor, 0, &time, nil) != 0 else { return }
+        if !timerRefused {
+            timerRefused = true
+            onTimerRefused?(String(cString: strerror(errno)))
+        }
+        // The thread may sleep with no timeout, since it had no alarm: it must look at this one's deadline.
+        if sleeping {
+            sleeping = false
+            wake.signal()
+        }
+    }
+
+    /// The alarm's timerfd, for a test that makes the kernel refuse to arm it.
+    var alarmDescriptorForTesting: Int32 { alarmDescriptor }
+
+    /// How often the thread looks at its alarm's deadline when the kernel refused to arm the timerfd.
+    static let fallbackWait = Duration.milliseconds(200)
 
     /// Ends the thread after the jobs already queued; an alarm set does not go off.
     func shutDown() {
@@ -94,7 +119,8 @@ final class ThreadExecutor: TaskExecutor, @unchecked Sendable {
         case job(UnownedJob)
         case alarm(@Sendable () -> Void)
         case end
-        case sleep
+        /// Sleep in `poll` for at most this many milliseconds (-1: until woken).
+        case sleep(Int32)
     }
 
     private func runJobs() {
@@ -108,10 +134,17 @@ final class ThreadExecutor: TaskExecutor, @unchecked Sendable {
             case .job(let job): job.runSynchronously(on: asUnownedTaskExecutor())
             case .alarm(let action): action()
             case .end: return
-            case .sleep:
-                _ = poll(&descriptors, 2, -1)
+            case .sleep(let timeout):
+                _ = poll(&descriptors, 2, timeout)
                 for index in descriptors.indices where descriptors[index].revents != 0 {
                     _ = read(descriptors[index].fd, &drained, 8)
+                }
+                // A timer that went off before its deadline (the process's clocks tampered with) is armed again.
+                if descriptors[1].revents != 0 {
+                    lock.locked {
+                        let now = SystemClocks.monotonic()
+                        if let alarm, now < alarm.at { armTimer(now: now) }
+                    }
                 }
             }
         }
@@ -136,6 +169,7 @@ final class ThreadExecutor: TaskExecutor, @unchecked Sendable {
             return .alarm(alarm.action)
         }
         sleeping = true
-        return .sleep
+        guard timerRefused, alarm != nil else { return .sleep(-1) }
+        return .sleep(Int32(Self.fallbackWait / .milliseconds(1)))
     }
 }

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// `state_dir/waymark.lock`: held with `flock` by the one process that writes the spool there (`waymark run`,
 /// `waymark replay --spool`), for as long as it runs, and holding that process's id.

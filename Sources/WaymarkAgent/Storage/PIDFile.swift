@@ -1,10 +1,5 @@
-import WaymarkStore
-
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import WaymarkStore
 
 /// `state_dir/waymark.pid`: how `waymark defer` finds the running agent.
 public struct PIDFile: Sendable {

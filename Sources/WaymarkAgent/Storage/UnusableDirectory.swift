@@ -1,10 +1,5 @@
-import WaymarkStore
-
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import WaymarkStore
 
 /// A state or log directory the agent cannot create or write at start: a configuration error (exit status 2),
 /// as a bad value in the file is, rather than a run that keeps nothing. A disk that fails later is another

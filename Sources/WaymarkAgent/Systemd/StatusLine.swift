@@ -5,6 +5,7 @@ import WaymarkCore
 ///     3D fix, 9 satellites, moving; 12 events unsent
 ///     paused (stationary) since 14:02 UTC; 0 events unsent
 ///     gpsd unavailable at 127.0.0.1:2947, retrying in 8 s
+///     3D fix, 9 satellites, moving; alarm region_file_rejected /etc/waymark/regions.geojson; 0 events unsent
 struct StatusLine: Equatable {
     /// gpsd's address: the one configured until the connection names it.
     var server: String
@@ -21,6 +22,8 @@ struct StatusLine: Equatable {
     var pause: PauseReport?
     /// Events the sinks do not have yet; nil without a spool or sinks.
     var unsent: UInt64?
+    /// The health alarms open now, named after the activity in the order they started.
+    var alarms: [Alarm] = []
 
     init(server: String) { self.server = server }
 
@@ -49,6 +52,12 @@ struct StatusLine: Equatable {
 
     var text: String {
         var text = activity
+        if !alarms.isEmpty {
+            let names = alarms.sorted { $0.since < $1.since }.map { alarm in
+                alarm.key.kind.rawValue + (alarm.key.subject.map { " \($0)" } ?? "")
+            }
+            text += "; alarm\(names.count == 1 ? "" : "s") " + names.joined(separator: ", ")
+        }
         if let unsent { text += "; \(unsent) \(unsent == 1 ? "event" : "events") unsent" }
         return text
     }

@@ -1,10 +1,5 @@
-import Synchronization
-
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
+import Synchronization
 
 /// The service manager's notification socket (`sd_notify(3)`): systemd passes its address in `$NOTIFY_SOCKET`
 /// to a `Type=notify` service, which sends it datagrams of newline-separated `KEY=value` assignments.

@@ -1,10 +1,7 @@
 import CBlueZ
+import Glibc
 import Synchronization
 import WaymarkCore
-
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// The live beacon source: BlueZ over D-Bus, on the thread that calls ``run(emit:)``.
 ///

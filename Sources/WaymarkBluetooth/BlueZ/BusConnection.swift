@@ -1,8 +1,5 @@
 import CBlueZ
-
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// A connection to a D-Bus bus, subscribed to BlueZ's signals (the `CBlueZ` C target, on sd-bus).
 final class BusConnection {

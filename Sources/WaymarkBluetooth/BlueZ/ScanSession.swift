@@ -1,9 +1,6 @@
 import CBlueZ
-import WaymarkCore
-
-#if canImport(Glibc)
 import Glibc
-#endif
+import WaymarkCore
 
 /// What ``BlueZScanner`` knows of the bus, bluetoothd, the adapter and the devices, and what it does next.
 struct ScanSession {

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Ranges beacons (Core Location's beacon ranging, `CLBeacon`): smooths each beacon's RSSI, estimates its distance
 /// and proximity, and says when to report it.

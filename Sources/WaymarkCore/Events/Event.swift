@@ -1,5 +1,5 @@
 /// One output event: the single schema behind stdout, the log files, the spool and the sinks
-/// (README, "Events").
+/// (docs/events.md, "Events").
 public struct Event: Hashable, Sendable {
     /// Per-device sequence number, assigned when the event is emitted (0 until then).
     public var seq: UInt64
@@ -57,7 +57,7 @@ public struct Event: Hashable, Sendable {
     }
 }
 
-/// Every value of an event's `type` (README, "Events").
+/// Every value of an event's `type` (docs/events.md, "Events").
 public enum EventType: String, CaseIterable, Sendable {
     case location, heading, region
     case regionState = "region_state"
@@ -167,7 +167,8 @@ public struct RegionStateReport: Hashable, Sendable {
     }
 }
 
-/// The machine-readable code of an `error` event (README, "Events"). Codes are open: later parts add theirs.
+/// The machine-readable code of an `error` event (docs/events.md, "Events"). Codes are open: later parts add
+/// theirs.
 public struct ErrorCode: Hashable, Sendable, CustomStringConvertible {
     public let rawValue: String
 

@@ -1,5 +1,5 @@
-/// Writes events as JSON Lines (README, "Events"): one object per line, snake_case keys, absent fields left
-/// out (never `null` or `NaN`).
+/// Writes events as JSON Lines (docs/events.md, "Events"): one object per line, snake_case keys, absent fields
+/// left out (never `null` or `NaN`).
 ///
 /// Hand-written rather than `JSONEncoder`: replay encodes hundreds of thousands of events per second, and
 /// the key order is fixed (`type`, `seq`, `time`, `recv`, `device`, then the payload) so lines diff well.

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Trigonometry in degrees with exact reduction of the argument, after section 2 of Karney (2013): the
 /// quadrant is removed exactly in degrees, so that sin 180° is 0, cos 90° is 0 and angles that differ by

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 extension Geodesic {
     /// Whether the geodesic distance from `start` to `end` is at least `threshold` metres, decided as

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 extension InverseProblem {
     /// The hybrid problem for a trial α1 (section 3 of the paper): the geodesic that leaves point 1 at

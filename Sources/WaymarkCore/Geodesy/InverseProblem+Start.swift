@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 extension InverseProblem {
     /// Where Newton's method starts, or the solution itself for a very short line.

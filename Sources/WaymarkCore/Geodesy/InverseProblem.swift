@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// The inverse problem of Karney (2013) for WGS84, brought to the canonical configuration of the paper's
 /// section 4: 0 ≤ λ12 ≤ 180°, -90° ≤ φ1 ≤ 0 and φ1 ≤ φ2 ≤ -φ1. ``solve()`` picks the meridional,

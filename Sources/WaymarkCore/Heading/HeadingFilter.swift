@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Turns attitude readings and measured courses into `heading` events (``HeadingSettings``): Core Location's
 /// heading service for a vehicle, with the declination of the World Magnetic Model at the last fix.

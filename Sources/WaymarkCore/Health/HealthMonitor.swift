@@ -1,5 +1,5 @@
-/// The agent's health alarms (README, "Health alarms"): conditions a person should look at, each raised once
-/// when it starts and cleared once when it ends.
+/// The agent's health alarms (docs/operations.md, "Health alarms"): conditions a person should look at, each
+/// raised once when it starts and cleared once when it ends.
 ///
 /// Pure: the agent measures (the time of the last usable fix, the system clock against GPS time, the free
 /// space, the sinks' oldest unsent event) and passes `now`; the monitor decides what starts and what ends.
@@ -89,13 +89,13 @@ public struct HealthMonitor: Sendable {
         let key = Alarm.Key(kind: .diskLow, subject: path)
         if freeBytes < settings.minFreeBytes {
             let message =
-                "\(setting) \(path) has \(Self.megabytes(freeBytes)) MB free, less than [health] min_free_bytes "
-                + "(\(Self.megabytes(settings.minFreeBytes)) MB): free space before the spool or the logs run out"
+                "\(setting) \(path) has \(Self.describe(bytes: freeBytes)) free, less than [health] min_free_bytes "
+                + "(\(Self.describe(bytes: settings.minFreeBytes))): free space before the spool or the logs run out"
             return raise(key, message, since: now)
         }
         // Cleared only with an eighth more than the threshold: the spool's own writes do not make it flap.
         guard freeBytes >= settings.minFreeBytes + settings.minFreeBytes / 8 else { return [] }
-        return clear(key, because: "\(Self.megabytes(freeBytes)) MB free")
+        return clear(key, because: "\(Self.describe(bytes: freeBytes)) free")
     }
 
     /// A sink that has not taken the events committed and released to it for `duration` (nil: it has them
@@ -128,6 +128,22 @@ public struct HealthMonitor: Sendable {
         return raise(key, message, since: now)
     }
 
+    /// The region file `[regions] file` names now (`path`; nil: none), as the agent starts or reloads: the
+    /// alarm of a file no longer named ends.
+    public mutating func regionFile(named path: String?, now: MonotonicInstant) -> [AlarmChange] {
+        let others = open.keys.filter { $0.kind == .regionFileRejected && $0.subject != path }
+        return others.flatMap { clear($0, because: "[regions] file no longer names it") }
+    }
+
+    /// The region file at `path` was read: rejected (`rejection` says why and what is monitored instead), or
+    /// loaded (nil). Raised at once: the board does not monitor the regions it was given until a person fixes
+    /// the file; cleared when a version of it loads.
+    public mutating func regionFile(_ path: String, rejection: String?, now: MonotonicInstant) -> [AlarmChange] {
+        let key = Alarm.Key(kind: .regionFileRejected, subject: path)
+        guard let rejection else { return clear(key, because: "the region file loaded") }
+        return raise(key, rejection, since: now)
+    }
+
     private mutating func raise(_ key: Alarm.Key, _ message: String, since: MonotonicInstant) -> [AlarmChange] {
         guard open[key] == nil else { return [] }
         let alarm = Alarm(key: key, message: message, since: since)
@@ -149,7 +165,15 @@ public struct HealthMonitor: Sendable {
         return "\((seconds / 360).rounded() / 10) h"
     }
 
-    private static func megabytes(_ bytes: Int64) -> Int64 { bytes >> 20 }
+    /// A size for a person, in the largest binary unit it reaches (the configuration's units: KB is 1024 bytes),
+    /// with one decimal below ten so that a small size never reads as none: "512 bytes", "324 KB", "1.5 MB".
+    static func describe(bytes: Int64) -> String {
+        let units: [(name: String, shift: Int64)] = [("TB", 40), ("GB", 30), ("MB", 20), ("KB", 10)]
+        guard let unit = units.first(where: { bytes >= 1 << $0.shift }) else { return "\(max(bytes, 0)) bytes" }
+        let tenths = Int64((Double(bytes) * 10 / Double(Int64(1) << unit.shift)).rounded())
+        if tenths >= 100 || tenths % 10 == 0 { return "\((tenths + 5) / 10) \(unit.name)" }
+        return "\(tenths / 10).\(tenths % 10) \(unit.name)"
+    }
 }
 
 /// `[health]`: when the alarms start.
@@ -189,15 +213,16 @@ public struct Alarm: Hashable, Sendable {
         case sinkStalled = "sink_stalled"
         case sinkRefused = "sink_refused"
         case sinkOverBudget = "sink_over_budget"
+        case regionFileRejected = "region_file_rejected"
 
         /// The code of the `error` event that raises it.
         public var code: ErrorCode { ErrorCode(rawValue) }
     }
 
-    /// An alarm is one per kind, or per sink or directory.
+    /// An alarm is one per kind, or per sink, directory or region file.
     public struct Key: Hashable, Sendable {
         public var kind: Kind
-        /// The sink or the directory it is about; nil for the receiver and the clock.
+        /// The sink, the directory or the region file it is about; nil for the receiver and the clock.
         public var subject: String?
 
         public init(kind: Kind, subject: String? = nil) {

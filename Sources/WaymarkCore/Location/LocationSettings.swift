@@ -1,5 +1,5 @@
-/// `[location]`: which fixes become `location` events (README, "Events"; Core Location's standard and
-/// significant-change services, and the triggers of fleet trackers).
+/// `[location]`: which fixes become `location` events (docs/locations.md, "Which fixes become locations"; Core
+/// Location's standard and significant-change services, and the triggers of fleet trackers).
 ///
 /// In the standard mode a fix that passes the checks (fresh, in order, accurate enough) is delivered when a
 /// trigger fires: the distance from the last delivery reaches ``distanceFilter``; ``heartbeat`` has passed

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// A point on the WGS84 ellipsoid in earth-centred, earth-fixed coordinates, metres.
 ///

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// The plane a polygon's edges are straight in: the gnomonic projection of Gauss's conformal sphere,
 /// centered on the polygon's reference point.

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// The cells of ``RegionIndex``: a uniform grid of latitude and longitude, `1 / cellsPerDegree` degrees
 /// square, over the band between 85° S and 85° N; beyond it the meridians converge too fast for cells of

@@ -1,5 +1,5 @@
 extension Timestamp {
-    /// `YYYY-MM-DDTHH:MM:SS.mmmZ`, milliseconds truncated, as in README, "Events".
+    /// `YYYY-MM-DDTHH:MM:SS.mmmZ`, milliseconds truncated, as in docs/events.md, "Events".
     public var iso8601: String {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(24)

@@ -1,11 +1,6 @@
 import CLibGPS
-import WaymarkCore
-
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import WaymarkCore
 
 /// Where a connection's thread hands its batches of updates.
 enum Handover {

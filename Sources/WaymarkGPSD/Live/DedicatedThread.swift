@@ -1,10 +1,5 @@
 import CLibGPS
-
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// A detached OS thread for blocking calls (`gps_waiting`, `gps_read`, SQLite's commits), never the
 /// cooperative pool.
@@ -26,11 +21,7 @@ public enum DedicatedThread {
         pthread_attr_init(&attributes)
         pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED))
         defer { pthread_attr_destroy(&attributes) }
-        #if canImport(Glibc)
         var thread = pthread_t()
-        #else
-        var thread: pthread_t?
-        #endif
         let result = pthread_create(
             &thread,
             &attributes,

@@ -1,10 +1,5 @@
-import WaymarkCore
-
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import WaymarkCore
 
 /// A mutex with a condition variable whose timed waits run on the monotonic clock: a wall clock set back (a
 /// board without a real-time clock, set late by NTP or GPS) must not stretch a wait, as `sem_timedwait` and
@@ -18,9 +13,7 @@ public final class MonotonicCondition: @unchecked Sendable {
         pthread_mutex_init(mutex, nil)
         var attributes = pthread_condattr_t()
         pthread_condattr_init(&attributes)
-        #if canImport(Glibc)
         pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC)
-        #endif
         pthread_cond_init(condition, &attributes)
         pthread_condattr_destroy(&attributes)
     }

@@ -1,11 +1,6 @@
 import CLibGPS
-import WaymarkCore
-
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import WaymarkCore
 
 /// The system's clocks, read in one place: the only clock reads of the live source and of `waymark locate`.
 public enum SystemClocks {

@@ -1,9 +1,5 @@
-#if canImport(CLinux)
 import CLinux
-#endif
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// An eventfd that wakes a thread sleeping in `poll` on ``descriptor``: ``signal()`` from any thread, and the
 /// woken thread reads it empty (``drain()``). A signal before the sleep is kept until then, so none is lost.

@@ -1,10 +1,5 @@
-import WaymarkCore
-
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import WaymarkCore
 
 /// How the owner of a connection's thread talks to it: stop it, hand it a new configuration, or turn the
 /// watch off and on. Each wakes a thread sleeping in ``sleep(for:)`` or waiting for gpsd in

@@ -18,10 +18,13 @@ public final class CaptureReplay: ReplaySource {
     /// NMEA sentences gpsd echoed into the capture (`$…`, `!…`): counted, not replayed (gpsd's JSON beside
     /// them carries what they said).
     public private(set) var nmeaSentences = 0
+    /// Where the capture came from when gpsd made it of a raw receiver log; nil for a capture file.
+    public let rawLog: RawLogCapture.Origin?
 
-    public init(bytes: [UInt8], decoder: CaptureDecoder = .builtin) {
+    public init(bytes: [UInt8], decoder: CaptureDecoder = .builtin, rawLog: RawLogCapture.Origin? = nil) {
         self.bytes = bytes
         self.decoder = decoder
+        self.rawLog = rawLog
         clock = ReplayClock(start: Self.firstTime(in: bytes) ?? Timestamp(seconds: 0))
         pending.reserveCapacity(8)
         pending.append(clock.update(.connected(server: ReplayClock.server, release: nil)))

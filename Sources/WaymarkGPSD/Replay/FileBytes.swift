@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Whole-file reads with POSIX calls (no Foundation in the agent's binary).
 public enum FileBytes {

@@ -8,13 +8,20 @@ public protocol ReplaySource: AnyObject {
 
 /// Opening a recording for replay.
 public enum Replay {
-    /// Opens a gpsd JSON capture (what `gpspipe -w` writes), decoded by `decoder`, or a GPX 1.1 file, told
-    /// apart by content; `routeSpeed` (metres per second) times a GPX route's points that have no `time`
-    /// (``GPXFile/parse(_:fileName:routeSpeed:)``).
+    /// Opens a gpsd JSON capture (what `gpspipe -w` writes), decoded by `decoder`, a GPX 1.1 file, or a raw
+    /// receiver log, told apart by content; `routeSpeed` (metres per second) times a GPX route's points that
+    /// have no `time` (``GPXFile/parse(_:fileName:routeSpeed:)``).
+    ///
+    /// A raw receiver log (NMEA, or a binary protocol gpsd reads) is read by a gpsd of its own
+    /// (``RawLogCapture``) into a capture, replayed as any capture is. That gpsd is `gpsdOverride` (the `GPSD`
+    /// environment variable) when given, else found in the standard places and `searchPath` (`PATH`); see
+    /// ``GPSDProgram/locate(override:searchPath:for:)``. A file in which gpsd finds no report is refused.
     public static func open(
         contentsOf path: String,
         decoder: CaptureDecoder = .builtin,
-        routeSpeed: Double? = nil
+        routeSpeed: Double? = nil,
+        gpsdOverride: String? = nil,
+        searchPath: String? = nil
     ) throws(ReplayError) -> any ReplaySource {
         let bytes: [UInt8]
         do {
@@ -29,8 +36,22 @@ public enum Replay {
                     "\(path): --route-speed times a GPX route; this is not GPX, and a capture has its times"
                 )
             }
-            try refuseUnlessCapture(bytes, path)
-            return CaptureReplay(bytes: bytes, decoder: decoder)
+            let sentences = try sentencesUnlessCapture(bytes, path)
+            guard let sentences else { return CaptureReplay(bytes: bytes, decoder: decoder) }
+            let purpose =
+                sentences > 0
+                ? "\(path) is a raw receiver log (\(sentences) NMEA sentences): waymark replays it through gpsd"
+                : "\(path) is neither a gpsd JSON capture nor a GPX file: if it is a receiver's binary log, "
+                    + "waymark replays it through gpsd"
+            let program = try GPSDProgram.locate(override: gpsdOverride, searchPath: searchPath, for: purpose)
+            let capture = try RawLogCapture.record(bytes, from: path, gpsd: program)
+            guard capture.reports > 0 else {
+                throw ReplayError(
+                    "\(path) is neither a gpsd JSON capture, a GPX file nor a receiver log: gpsd "
+                        + "\(capture.release ?? "") found no report in its \(bytes.count) bytes"
+                )
+            }
+            return CaptureReplay(bytes: capture.bytes, decoder: decoder, rawLog: capture.origin(of: program))
         }
         do {
             let file = try GPXFile.parse(bytes, fileName: path, routeSpeed: routeSpeed)
@@ -42,39 +63,32 @@ public enum Replay {
 }
 
 extension Replay {
-    /// A file with no line of gpsd JSON would replay to nothing: a raw receiver log, or no recording at all,
-    /// is refused with what it is and how to replay it.
-    static func refuseUnlessCapture(_ bytes: [UInt8], _ path: String) throws(ReplayError) {
+    /// nil for a gpsd JSON capture: a line starts with a gpsd object, `{"class"` (spaces allowed after the
+    /// brace). Else the number of NMEA sentences in what may be a raw receiver log: a binary log has lines that
+    /// start with a bare `{` somewhere (a newline byte and a brace byte), and is no capture for that. A file of
+    /// nothing but white space is refused.
+    static func sentencesUnlessCapture(_ bytes: [UInt8], _ path: String) throws(ReplayError) -> Int? {
+        let classKey = Array(#""class""#.utf8)
         var sentences = 0
-        var atLineStart = true
-        for byte in bytes {
-            if atLineStart {
-                // Indentation and a byte order mark come before a line's first character.
-                if [0x20, 0x09, 0x0D, 0xEF, 0xBB, 0xBF].contains(byte) { continue }
-                if byte == UInt8(ascii: "{") { return }
-                if byte == UInt8(ascii: "$") || byte == UInt8(ascii: "!") { sentences += 1 }
+        var blank = true
+        var index = 0
+        while index < bytes.count {
+            // Indentation and a byte order mark come before a line's first character.
+            while index < bytes.count, [0x20, 0x09, 0x0D, 0xEF, 0xBB, 0xBF].contains(bytes[index]) { index += 1 }
+            let lineEnd = bytes[index...].firstIndex(of: UInt8(ascii: "\n")) ?? bytes.count
+            if index < lineEnd { blank = false }
+            if index < lineEnd, bytes[index] == UInt8(ascii: "{") {
+                var key = index + 1
+                while key < lineEnd, bytes[key] == 0x20 || bytes[key] == 0x09 { key += 1 }
+                if bytes[key..<lineEnd].starts(with: classKey) { return nil }
+            } else if index < lineEnd, bytes[index] == UInt8(ascii: "$") || bytes[index] == UInt8(ascii: "!") {
+                sentences += 1
             }
-            atLineStart = byte == UInt8(ascii: "\n")
+            index = lineEnd + 1
         }
-        guard sentences == 0 else {
-            throw ReplayError(
-                "\(path) is a raw receiver log (\(sentences) NMEA sentences), not a gpsd JSON capture: feed it to a "
-                    + "gpsd (`gpsfake \(path)`, or scripts/drive.sh \(path) in Waymark's repository) and run the agent "
-                    + "on that gpsd, or record gpsd's JSON with `gpspipe -w > drive.json` and replay that"
-            )
+        guard !blank else {
+            throw ReplayError("\(path) is empty: no gpsd JSON capture, GPX file or receiver log to replay")
         }
-        throw ReplayError(
-            "\(path) is neither a gpsd JSON capture (`gpspipe -w`: one JSON object a line) nor a GPX file: "
-                + "no line of it starts with {; if it is a receiver's own binary log, feed it to a gpsd "
-                + "(`gpsfake \(path)`) and run the agent on that gpsd"
-        )
+        return sentences
     }
-}
-
-/// A recording that cannot be replayed: unreadable, or a GPX file that is not well-formed.
-public struct ReplayError: Error, Sendable, CustomStringConvertible {
-    /// What went wrong, starting with the path (and line): `drive.gpx:57: expected </trkpt>, found </trkseg>`.
-    public var description: String
-
-    public init(_ description: String) { self.description = description }
 }

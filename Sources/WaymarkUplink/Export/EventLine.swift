@@ -1,7 +1,7 @@
 import WaymarkCore
 import WaymarkFormats
 
-/// One event line of the JSON Lines output (README, "Events"), decoded into its top-level members.
+/// One event line of the JSON Lines output (docs/events.md, "Events"), decoded into its top-level members.
 ///
 /// `type`, `seq` and `time` are checked and typed; the other members are kept as they are, numbers as
 /// `Double`, for ``number(_:)``, ``string(_:)`` and ``boolean(_:)``. The scalar members of a nested object are
@@ -35,7 +35,7 @@ public struct EventLine: Hashable, Sendable {
     /// Decodes one line, without its line break.
     ///
     /// - Throws: ``EventLineError`` when the line is not a JSON object, or `type`, `seq` or `time` is missing or
-    ///   not what README, "Events" says: its ``EventLineError/column`` points at the problem.
+    ///   not what docs/events.md, "Events" says: its ``EventLineError/column`` points at the problem.
     public init(_ bytes: some Collection<UInt8>) throws(EventLineError) {
         var reader: JSONReader
         do {

@@ -3,7 +3,7 @@ import WaymarkFormats
 
 /// A file format an export of event lines is written in.
 public enum ExportFormat: String, CaseIterable, Hashable, Sendable {
-    /// The event lines as they are: JSON Lines (README, "Events").
+    /// The event lines as they are: JSON Lines (docs/events.md, "Events").
     case jsonl
     /// One GPX 1.1 track of the `location` events (see ``GPXWriter``).
     case gpx

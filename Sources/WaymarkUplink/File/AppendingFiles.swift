@@ -1,10 +1,5 @@
-import WaymarkStore
-
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import WaymarkStore
 
 /// Files appended to during one delivery, synced together at its end: one fsync per file per delivery, however
 /// many batches it took. A write that fails is cut off again, so a file never keeps half a line.

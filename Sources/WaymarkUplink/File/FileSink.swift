@@ -1,7 +1,8 @@
 import WaymarkCore
 import WaymarkStore
 
-/// The fleet-review logs (README, "The spool, deferred batches and the fleet-review logs") under the log directory:
+/// The fleet-review logs (docs/spool-and-logs.md, "The spool, deferred batches and the fleet-review logs") under
+/// the log directory:
 /// - `events/YYYY-MM-DD.jsonl`: every event, one JSON line each (with the board's `device`), in the file of
 ///   its UTC date;
 /// - `trips/<start>.gpx`: one GPX 1.1 track per trip, split into segments where the fix was lost, named and

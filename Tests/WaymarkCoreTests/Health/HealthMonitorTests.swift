@@ -140,6 +140,31 @@ import WaymarkCore
         #expect(seen == outcomes)
     }
 
+    @Test(
+        "disk_low says sizes in the unit that shows them: never '0 MB free' for 324 KB",
+        arguments: [
+            (324 << 10, 64 << 20, "has 324 KB free, less than [health] min_free_bytes (64 MB)"),
+            (512, 64 << 20, "has 512 bytes free, less than [health] min_free_bytes (64 MB)"),
+            (0, 1 << 20, "has 0 bytes free, less than [health] min_free_bytes (1 MB)"),
+            (1_572_864, 64 << 20, "has 1.5 MB free, less than [health] min_free_bytes (64 MB)"),
+            (13 << 20, 3 << 30, "has 13 MB free, less than [health] min_free_bytes (3 GB)"),
+        ] as [(Int64, Int64, String)]
+    )
+    func diskLowMessage(_ free: Int64, _ threshold: Int64, _ expected: String) throws {
+        var monitor = HealthMonitor(settings: HealthSettings(minFreeBytes: threshold))
+        let changes = monitor.disk(
+            setting: "[agent] state_dir",
+            path: "/var/lib/waymark",
+            freeBytes: free,
+            now: Self.at(0)
+        )
+        guard case .raised(let alarm) = try #require(changes.first) else {
+            Issue.record("not raised: \(changes)")
+            return
+        }
+        #expect(alarm.message.hasPrefix("[agent] state_dir /var/lib/waymark " + expected), "\(alarm.message)")
+    }
+
     @Test("sink_stalled: per sink, raised past max_unsent_age, cleared when it caught up")
     func sinkStalled() {
         var monitor = HealthMonitor(settings: HealthSettings(maxUnsentAge: .seconds(60)))
@@ -179,5 +204,74 @@ extension HealthMonitorTests {
         #expect(Self.outcome(monitor.sink("http", overBudget: "spent", now: Self.at(0))) == "r")
         #expect(Self.outcome(monitor.sink("http", overBudget: "spent", now: Self.at(1))) == "-")
         #expect(Self.outcome(monitor.sink("http", overBudget: nil, now: Self.at(2))) == "c")
+    }
+}
+
+extension HealthMonitorTests {
+    /// A step of the region file: the file named now, or a version of it read (`nil`: loaded), and the outcome.
+    struct RegionFileStep: CustomTestStringConvertible {
+        enum Input {
+            case named(String?)
+            case read(String, rejection: String?)
+        }
+        var input: Input
+        var outcome: Character
+        var testDescription: String { "\(input) → \(outcome)" }
+    }
+
+    static let regionFileCases: [(String, [RegionFileStep])] = [
+        (
+            "rejected at start raises at once, once; a good version clears",
+            [
+                .init(input: .read("/r.geojson", rejection: "truncated"), outcome: "r"),
+                .init(input: .read("/r.geojson", rejection: "still truncated"), outcome: "-"),
+                .init(input: .read("/r.geojson", rejection: nil), outcome: "c"),
+                .init(input: .read("/r.geojson", rejection: nil), outcome: "-"),
+            ]
+        ),
+        (
+            "a good file raises nothing; a bad version later raises",
+            [
+                .init(input: .read("/r.geojson", rejection: nil), outcome: "-"),
+                .init(input: .read("/r.geojson", rejection: "bad"), outcome: "r"),
+            ]
+        ),
+        (
+            "a reload that names another file, or none, clears the old file's alarm",
+            [
+                .init(input: .read("/a.geojson", rejection: "bad"), outcome: "r"),
+                .init(input: .named("/a.geojson"), outcome: "-"),
+                .init(input: .named("/b.geojson"), outcome: "c"),
+                .init(input: .read("/b.geojson", rejection: "bad too"), outcome: "r"),
+                .init(input: .named(nil), outcome: "c"),
+            ]
+        ),
+    ]
+
+    @Test(
+        "region_file_rejected: raised when the file is rejected, cleared when it loads or is no longer named",
+        arguments: regionFileCases
+    )
+    func regionFileRejected(_ name: String, _ steps: [RegionFileStep]) {
+        var monitor = HealthMonitor()
+        for (index, step) in steps.enumerated() {
+            let changes =
+                switch step.input {
+                case .named(let path): monitor.regionFile(named: path, now: Self.at(index))
+                case .read(let path, let rejection): monitor.regionFile(path, rejection: rejection, now: Self.at(index))
+                }
+            #expect(Self.outcome(changes) == step.outcome, "\(name), step \(index): \(step.testDescription)")
+        }
+    }
+
+    @Test("region_file_rejected: one per file, its path as the subject, its message as given")
+    func regionFileSubject() {
+        var monitor = HealthMonitor()
+        _ = monitor.regionFile("/etc/waymark/regions.geojson", rejection: "cut short", now: Self.at(5))
+        let alarm = monitor.open[Alarm.Key(kind: .regionFileRejected, subject: "/etc/waymark/regions.geojson")]
+        #expect(alarm?.message == "cut short")
+        #expect(alarm?.since == Self.at(5))
+        #expect(Alarm.Kind.regionFileRejected.code.rawValue == "region_file_rejected")
+        #expect(monitor.raised[.regionFileRejected] == 1)
     }
 }

@@ -1,7 +1,8 @@
 import WaymarkCore
 
-/// One commit's making of room, in the order of ``Spool/commit(_:)``.
-struct RoomMaking {
+/// The spool's eviction: one commit's making of room when the spool is full, by its drop policy, in the order of
+/// ``Spool/commit(_:)``.
+struct SpoolEviction {
     var need: Int64
     let delivered: UInt64
     /// Where thinning goes on: the last event it looked at. Thinning sweeps from the oldest event to the
