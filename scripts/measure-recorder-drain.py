@@ -3,8 +3,8 @@
 driving meanwhile. Run by scripts/measure-uplink-drain.sh (sink `recorder`), which gives it:
   WAYMARK CONFIG SPOOL RECORDER_STORE AGENT_PID ARRIVALS BACKLOG_LAST STARTED
 Waits until the Recorder stored every location the spool holds and the live drive has ended, then prints: the
-backlog's locations, seconds to store them all, messages a second, the agent's CPU seconds and µs a message
-(start-up included), and how long the live locations waited from the agent's receipt of their fix (`recv`) to
+backlog's locations, the seconds until the Recorder stored all of them and the agent's CPU by then (start-up
+included), and how long the live locations waited from the agent's receipt of their fix (`recv`) to
 their arrival at a subscriber of the same broker (median, 95th percentile, max), and how many of the backlog the
 Recorder had stored when the first live position reached its "last"."""
 import glob, json, os, sqlite3, statistics, sys, time
@@ -41,10 +41,16 @@ def cpu():
     return (int(fields[11]) + int(fields[12])) / tck
 
 
+db = sqlite3.connect(f"file:{spool}?mode=ro", uri=True)
+backlog_count = db.execute("SELECT COUNT(*) FROM event WHERE kind = 1 AND seq <= ?", (backlog_last,)).fetchone()[0]
+db.close()
 live_seen_at = None
+drained = None
 deadline = time.time() + 4 * 3600
 while time.time() < deadline:
     have = stored()
+    if drained is None and len([s for s in have if s <= backlog_last]) >= backlog_count:
+        drained = (time.time() - started, cpu())
     if live_seen_at is None:
         for path in glob.glob(f"{store}/last/*/*/*.json"):
             try:
@@ -63,7 +69,10 @@ missing = set(events) - stored()
 waits = []
 seen = set()
 for line in open(arrivals, errors="replace"):
-    stamp, _, payload = line.strip().split(" ", 2)
+    parts = line.strip().split(" ", 1)
+    if len(parts) < 2:
+        continue
+    stamp, payload = parts
     try:
         message = json.loads(payload)
     except ValueError:
@@ -81,8 +90,10 @@ backlog = len([s for s in events if s <= backlog_last])
 print(f"backlog locations      {backlog}")
 print(f"live locations         {len(events) - backlog} ({len(waits)} seen by the subscriber)")
 print(f"stored by the Recorder {len(events) - len(missing)} of {len(events)}")
-print(f"drain seconds          {seconds:.0f} ({len(events) / seconds:.1f} messages/s)")
-print(f"agent CPU              {used:.1f} s, {used * 1e6 / len(events):.0f} µs a message")
+if drained:
+    print(f"backlog stored after   {drained[0]:.0f} s ({backlog / drained[0]:.1f} locations/s)")
+    print(f"agent CPU by then      {drained[1]:.1f} s, {drained[1] * 1e6 / backlog:.0f} µs a backlog message")
+print(f"until the drive ended  {seconds:.0f} s, agent CPU {used:.1f} s")
 if waits:
     p95 = waits[min(len(waits) - 1, int(len(waits) * 0.95))]
     print(f"live waits             median {statistics.median(waits):.2f} s, p95 {p95:.2f} s, max {waits[-1]:.2f} s")

@@ -13,7 +13,7 @@
 # `recorder` (not in the default list) is issue 37's figure: a backlog of FIXES (86400 for a day at 1 Hz) drains at
 # the default drain_rate through a mosquitto with its default settings (a queue of 1,000 messages per subscriber)
 # to the real OwnTracks Recorder (Tests/Tools/owntracks-recorder, built here), while a real gpsd replays the
-# Regensburg drive at its own pace (26 minutes) to the same agent; scripts/measure-recorder-drain.py prints the
+# Regensburg drive (in 14 minutes, a location about every second) to the same agent; scripts/measure-recorder-drain.py prints the
 # drain's time, the agent's CPU, and how long the live locations waited.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -113,16 +113,17 @@ measure_recorder() {
     "$waymark" replay "$work/drive.gpx" --spool --config "$dir/waymark.toml" 2>/dev/null
     local last
     last=$(sqlite3 "$dir/state/spool.sqlite" 'SELECT MAX(seq) FROM event')
-    # The drive, live: gpsd reads the log from socat at the receiver's pace (a sentence every 0.157 s).
+    # The drive, live: gpsd reads the log from socat, a sentence every LINE_PAUSE s (0.085: its 774 locations in
+    # the 14 minutes of the drain, about one a second; 0.157 is the receiver's own pace).
     feed_port=$(free_port)
     gps_port=$(free_port)
     : > "$dir/feed.fifo.log"
     python3 -c '
 import sys, time
 for line in open(sys.argv[1], "rb"):
-    sys.stdout.buffer.write(line); sys.stdout.flush(); time.sleep(0.157)
+    sys.stdout.buffer.write(line); sys.stdout.flush(); time.sleep(float(sys.argv[2]))
 sys.stdout.buffer.write(b"# EOF\n"); sys.stdout.flush(); time.sleep(5)
-' Tests/Fixtures/gpsd-logs/20100411_Geko_Regensburg.log >> "$dir/feed.fifo.log" &
+' Tests/Fixtures/gpsd-logs/20100411_Geko_Regensburg.log "${LINE_PAUSE:-0.085}" >> "$dir/feed.fifo.log" &
     recorder_pids+=($!)
     socat -u "OPEN:$dir/feed.fifo.log,ignoreeof" "TCP-LISTEN:$feed_port,bind=127.0.0.1,reuseaddr" &
     recorder_pids+=($!)
@@ -139,7 +140,7 @@ sys.stdout.buffer.write(b"# EOF\n"); sys.stdout.flush(); time.sleep(5)
     python3 scripts/measure-recorder-drain.py "$waymark" "$dir/waymark.toml" "$dir/state/spool.sqlite" "$dir/store" \
         "$agent_pid" "$dir/arrivals" "$last" "$started"
     kill -INT "$agent_pid"; wait "$agent_pid" || true; agent_pid=""
-    grep -c 'dropped' "$dir/mosquitto.log" | sed 's/^/broker log lines about dropped messages: /'
+    echo "broker log lines about dropped messages: $(grep -c 'dropped' "$dir/mosquitto.log" || true)"
     for pid in "${recorder_pids[@]}"; do kill "$pid" 2>/dev/null || true; done
 }
 
