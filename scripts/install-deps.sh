@@ -13,10 +13,12 @@ packages=(libgps-dev gpsd gpsd-clients python3-gps socat time libsqlite3-dev sql
 # build, check, install and trace the Debian package (dpkg-dev, lintian, man-db, strace).
 # scripts/bench-live.sh builds its C peer client with the system's compiler.
 [ "${1:-}" = "--bench" ] && packages+=(gcc libc6-dev)
-# The uplinks' tests run a real MQTT broker and make its certificates (mosquitto, mosquitto-clients, openssl); the
-# beacons' tests a D-Bus bus with a BlueZ stand-in (dbus, python3-dbusmock) and btmon as the btsnoop oracle (bluez).
+# The uplinks' tests run a real MQTT broker and make its certificates (mosquitto, mosquitto-clients, openssl), and
+# build the OwnTracks Recorder (Tests/Tools/owntracks-recorder: gcc make pkg-config liblmdb-dev libconfig-dev
+# uuid-dev, with the libcurl and libmosquitto headers above) as the consumer behind it; the beacons' tests a D-Bus
+# bus with a BlueZ stand-in (dbus, python3-dbusmock) and btmon as the btsnoop oracle (bluez).
 [ "${1:-}" = "--tests" ] && packages+=(faketime dpkg-dev lintian man-db strace prometheus-node-exporter python3-prometheus-client
-    mosquitto mosquitto-clients openssl dbus python3-dbusmock bluez)
+    mosquitto mosquitto-clients openssl gcc make pkg-config liblmdb-dev libconfig-dev uuid-dev dbus python3-dbusmock bluez)
 missing=()
 for package in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")

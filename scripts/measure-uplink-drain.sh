@@ -9,6 +9,12 @@
 # Traccar: the request line, headers and body of each position).
 # OwnTracks publishes to a real mosquitto on loopback; a mosquitto_sub with QoS 1 counts what arrives.
 #   scripts/measure-uplink-drain.sh [FIXES] [SINKS]   SINKS: any of http http-plain (no gzip) traccar owntracks
+#                                                     recorder
+# `recorder` (not in the default list) is issue 37's figure: a backlog of FIXES (86400 for a day at 1 Hz) drains at
+# the default drain_rate through a mosquitto with its default settings (a queue of 1,000 messages per subscriber)
+# to the real OwnTracks Recorder (Tests/Tools/owntracks-recorder, built here), while a real gpsd replays the
+# Regensburg drive (in 14 minutes, a location about every second) to the same agent; scripts/measure-recorder-drain.py prints the
+# drain's time, the agent's CPU, and how long the live locations waited.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 fixes=${1:-100000}
@@ -20,8 +26,9 @@ server_pid=""
 agent_pid=""
 broker_pid=""
 subscriber_pid=""
+recorder_pids=()
 cleanup() {
-    for pid in "$agent_pid" "$server_pid" "$subscriber_pid" "$broker_pid"; do
+    for pid in "$agent_pid" "$server_pid" "$subscriber_pid" "$broker_pid" ${recorder_pids[@]+"${recorder_pids[@]}"}; do
         [ -n "$pid" ] && kill "$pid" 2>/dev/null || true
     done
     wait 2>/dev/null || true
@@ -62,21 +69,13 @@ if [[ " $sinks " == *" owntracks "* ]]; then
     sleep 0.5
 fi
 
-printf '%-10s %9s %9s %10s %12s %14s\n' sink events seconds events/s "cpu µs/event" "wire B/location"
-for sink in $sinks; do
-    dir="$work/$sink"
-    mkdir -p "$dir"
-    case $sink in
-        traccar) section="[sinks.traccar]"; url="http://127.0.0.1:$port/"; extra="" ;;
-        http) section="[sinks.http]"; url="http://127.0.0.1:$port/batch"; extra="gzip = true" ;;
-        http-plain) section="[sinks.http]"; url="http://127.0.0.1:$port/batch"; extra="gzip = false" ;;
-        owntracks) section="[sinks.owntracks]"; url=""; extra=$(printf 'host = "127.0.0.1"\nport = %s' "$broker_port") ;;
-    esac
-    cat > "$dir/waymark.toml" <<TOML
+# DIR/waymark.toml: the spool and logs in DIR, no file sink, no places, and the sections given.
+write_config() {
+    cat > "$1/waymark.toml" <<TOML
 [agent]
-state_dir = "$dir/state"
-log_dir = "$dir/logs"
-runtime_dir = "$dir/run"
+state_dir = "$1/state"
+log_dir = "$1/logs"
+runtime_dir = "$1/run"
 device_id = "bench"
 
 [spool]
@@ -88,11 +87,83 @@ enabled = false
 [places]
 enabled = false
 
-$section
+$2
+TOML
+}
+
+# The Recorder behind a default broker, with a live drive beside the backlog.
+measure_recorder() {
+    local dir="$work/recorder" port gps_port feed_port store
+    mkdir -p "$dir" "$dir/store"
+    local ot_recorder
+    ot_recorder=$(Tests/Tools/owntracks-recorder/build-debian.sh "${TMPDIR:-/tmp}/waymark-ot-recorder-1.0.1" | tail -1)
+    port=$(free_port)
+    printf 'listener %s 127.0.0.1\nallow_anonymous true\n' "$port" > "$dir/mosquitto.conf"
+    /usr/sbin/mosquitto -c "$dir/mosquitto.conf" 2>"$dir/mosquitto.log" &
+    recorder_pids+=($!)
+    for _ in $(seq 100); do (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && break; sleep 0.1; done
+    "$ot_recorder" -S "$dir/store" --initialize >/dev/null 2>&1
+    "$ot_recorder" -S "$dir/store" -H 127.0.0.1 -p "$port" -A 0 --norevgeo --quiet -q 1 -i recorder 'owntracks/#' \
+        2>"$dir/recorder.log" &
+    recorder_pids+=($!)
+    mosquitto_sub -h 127.0.0.1 -p "$port" -q 1 -t 'owntracks/+/+' -F '%U %p' > "$dir/arrivals" &
+    recorder_pids+=($!)
+    sleep 1
+    write_config "$dir" "$(printf '[deferred]\nenabled = false\n\n[sinks.owntracks]\nenabled = true\nhost = "127.0.0.1"\nport = %s' "$port")"
+    "$waymark" replay "$work/drive.gpx" --spool --config "$dir/waymark.toml" 2>/dev/null
+    local last
+    last=$(sqlite3 "$dir/state/spool.sqlite" 'SELECT MAX(seq) FROM event')
+    # The drive, live: gpsd reads the log from socat, a sentence every LINE_PAUSE s (0.085: its 774 locations in
+    # the 14 minutes of the drain, about one a second; 0.157 is the receiver's own pace).
+    feed_port=$(free_port)
+    gps_port=$(free_port)
+    : > "$dir/feed.fifo.log"
+    python3 -c '
+import sys, time
+for line in open(sys.argv[1], "rb"):
+    sys.stdout.buffer.write(line); sys.stdout.flush(); time.sleep(float(sys.argv[2]))
+sys.stdout.buffer.write(b"# EOF\n"); sys.stdout.flush(); time.sleep(5)
+' Tests/Fixtures/gpsd-logs/20100411_Geko_Regensburg.log "${LINE_PAUSE:-0.085}" >> "$dir/feed.fifo.log" &
+    recorder_pids+=($!)
+    socat -u "OPEN:$dir/feed.fifo.log,ignoreeof" "TCP-LISTEN:$feed_port,bind=127.0.0.1,reuseaddr" &
+    recorder_pids+=($!)
+    /usr/sbin/gpsd -N -b -S "$gps_port" -F "$dir/gpsd.sock" "tcp://127.0.0.1:$feed_port" 2>/dev/null &
+    recorder_pids+=($!)
+    sleep 1
+    local started
+    started=$(date +%s.%N)
+    "$waymark" run --config "$dir/waymark.toml" --gpsd "127.0.0.1:$gps_port" 2>"$dir/agent.err" &
+    agent_pid=$!
+    # The live drive ends when gpsd says its receiver is gone.
+    ( while ! grep -q 'code=no_device' "$dir/agent.err"; do sleep 1; done; touch "$dir/arrivals.done" ) &
+    recorder_pids+=($!)
+    python3 scripts/measure-recorder-drain.py "$waymark" "$dir/waymark.toml" "$dir/state/spool.sqlite" "$dir/store" \
+        "$agent_pid" "$dir/arrivals" "$last" "$started"
+    kill -INT "$agent_pid"; wait "$agent_pid" || true; agent_pid=""
+    echo "broker log lines about dropped messages: $(grep -c 'dropped' "$dir/mosquitto.log" || true)"
+    for pid in "${recorder_pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+}
+
+printf '%-10s %9s %9s %10s %12s %14s\n' sink events seconds events/s "cpu µs/event" "wire B/location"
+for sink in $sinks; do
+    if [ "$sink" = recorder ]; then
+        measure_recorder
+        continue
+    fi
+    dir="$work/$sink"
+    mkdir -p "$dir"
+    case $sink in
+        traccar) section="[sinks.traccar]"; url="http://127.0.0.1:$port/"; extra="" ;;
+        http) section="[sinks.http]"; url="http://127.0.0.1:$port/batch"; extra="gzip = true" ;;
+        http-plain) section="[sinks.http]"; url="http://127.0.0.1:$port/batch"; extra="gzip = false" ;;
+        # Unpaced: what the sink costs; the broker here queues without limit (`recorder` measures the default pace).
+        owntracks) section="[sinks.owntracks]"; url=""
+            extra=$(printf 'host = "127.0.0.1"\nport = %s\ndrain_rate = 0' "$broker_port") ;;
+    esac
+    write_config "$dir" "$section
 enabled = true
 $([ -n "$url" ] && echo "url = \"$url\"")
-$extra
-TOML
+$extra"
     "$waymark" replay "$work/drive.gpx" --spool --config "$dir/waymark.toml" 2>/dev/null
     last=$(sqlite3 "$dir/state/spool.sqlite" 'SELECT MAX(seq) FROM event')
     locations=$(sqlite3 "$dir/state/spool.sqlite" 'SELECT COUNT(*) FROM event WHERE kind = 1')

@@ -20,10 +20,12 @@ extension Agent {
     /// server answered, so that an installer checks the URL, the device id and the certificates on a new board.
     ///
     /// The batch endpoint gets a `status` event with `seq` 0 and `"test":true` (no real event has seq 0, so a
-    /// receiver that removes duplicates by (`device`, `seq`) keeps real events apart). Traccar and OwnTracks keep
-    /// positions only: they get the newest `location` the spool holds again, with its own `seq` (a position they
-    /// may already have), or nothing when the spool has no location yet. An MQTT session gets a few seconds to
-    /// connect first.
+    /// receiver that removes duplicates by (`device`, `seq`) keeps real events apart). Traccar keeps positions
+    /// only: it gets the newest `location` the spool holds again, with its own `seq` (a position it may already
+    /// have), or nothing when the spool has no location yet. OwnTracks gets `_type: test` on `TOPIC/test`, never
+    /// retained (``OwnTracksTransport/sendTest(wallClock:)``): a position sent again would replace what its
+    /// subscribers hold (its `inregions` as the test saw them, retained over the real one). An MQTT session gets a
+    /// few seconds to connect first.
     ///
     /// - Throws: ``ConfigurationError``-like text when `name` names no network sink or none is enabled.
     public static func testSinks(
@@ -70,6 +72,18 @@ extension Agent {
                     + "\(configuration.ownTracksSink.port) \(configuration.ownTracksSink.topic(deviceID: configuration.agent.deviceID))"
             default: configuration.httpSink.uplink.url
             }
+        if let mqtt = transport as? OwnTracksTransport {
+            mqtt.waitForConnection(upTo: .seconds(10))
+            let started = SystemClocks.monotonic()
+            let attempt = mqtt.sendTest(wallClock: SystemClocks.wall())
+            return result(
+                name,
+                "\(name): a test message (_type test, not retained) to \(url)/test",
+                attempt,
+                started,
+                configuration
+            )
+        }
         let event: StoredEvent
         if name != "http" {
             guard let location = try? openSpool(configuration).lastEvent(of: .location) else {
@@ -88,10 +102,19 @@ extension Agent {
             event = StoredEvent(seq: 0, kind: .status, time: SystemClocks.wall(), line: Array(line.utf8))
         }
         let started = SystemClocks.monotonic()
-        if let mqtt = transport as? OwnTracksTransport { mqtt.waitForConnection(upTo: .seconds(10)) }
         let attempt = transport.send([event][...], wallClock: SystemClocks.wall())
+        return result(name, "\(name): \(event.kind) seq \(event.seq) to \(url)", attempt, started, configuration)
+    }
+
+    /// What `attempt`, begun at `started`, came to, for the installer.
+    private static func result(
+        _ name: String,
+        _ sent: String,
+        _ attempt: UplinkAttempt,
+        _ started: MonotonicInstant,
+        _ configuration: Configuration
+    ) -> SinkTestResult {
         let milliseconds = Int(((SystemClocks.monotonic() - started).secondsValue * 1000).rounded())
-        let sent = "\(name): \(event.kind) seq \(event.seq) to \(url)"
         switch attempt.answer {
         case .confirmed:
             return SinkTestResult(name: name, confirmed: true, text: "\(sent): confirmed in \(milliseconds) ms")

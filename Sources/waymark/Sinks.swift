@@ -19,8 +19,10 @@ extension Waymark.Sinks {
             abstract: "Send one event to each enabled network sink, or to NAME, and print what its server answered.",
             discussion: """
                 For an installer checking the URL, the device id and the certificates on a new board. The batch \
-                endpoint gets a status event with seq 0 and "test":true; Traccar and OwnTracks, which keep positions \
-                only, get the newest location the spool holds again. Nothing in the spool changes.
+                endpoint gets a status event with seq 0 and "test":true; Traccar, which keeps positions only, gets \
+                the newest location the spool holds again; OwnTracks gets a "_type":"test" message with seq 0 on \
+                TOPIC/test, never retained, so what its subscribers hold stays the board's own position. Nothing in \
+                the spool changes.
 
                 Exit status: 0 every server confirmed; 1 one did not; 2 no such sink, or none enabled.
                 """

@@ -92,4 +92,23 @@ extension UplinkSettingsTests {
         let error = #expect(throws: ConfigurationError.self) { try start("start = \"today\"") }
         #expect(error?.description == "w.toml:4: [sinks.\(sink)] start = \"today\": must be \"oldest\" or \"now\"")
     }
+
+    /// `drain_rate`: 100 messages a second by default, 0 for no pace, at most 100,000; anything else refused by line.
+    @Test(arguments: [
+        ("", "100"),
+        ("drain_rate = 0", "0"),
+        ("drain_rate = 25", "25"),
+        ("drain_rate = 100000", "100000"),
+        ("drain_rate = -1", "w.toml:2: [sinks.owntracks] drain_rate = -1"),
+        ("drain_rate = 100001", "w.toml:2: [sinks.owntracks] drain_rate = 100001"),
+        ("drain_rate = \"fast\"", "w.toml:2: [sinks.owntracks] drain_rate"),
+    ])
+    func theDrainRate(line: String, expected: String) {
+        do {
+            let configuration = try Configuration.parse("[sinks.owntracks]\n\(line)\n", fileName: "w.toml")
+            #expect("\(configuration.ownTracksSink.drainRate)" == expected)
+        } catch {
+            #expect("\(error)".hasPrefix(expected), "\(error)")
+        }
+    }
 }

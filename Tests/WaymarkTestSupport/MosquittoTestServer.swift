@@ -3,6 +3,11 @@ import Foundation
 /// A real MQTT broker (Debian's `mosquitto`) on a free port of 127.0.0.1, with persistence in a directory of its
 /// own, so that a subscriber's persistent session and the messages queued for it survive ``restart()``; and
 /// subscribers (`mosquitto_sub`) whose lines a test reads.
+///
+/// ``restart()`` proves the broker persisted (its database written at the stop, no save error in its log), or
+/// throws: a broker that saved nothing forgets every session, and a test across its restart proves nothing.
+/// ``Settings/defaults`` is mosquitto as most fleets run it: only the listener set, so its queue per subscriber
+/// (`max_queued_messages`, 1,000) applies.
 public final class MosquittoTestServer: @unchecked Sendable {
     /// TLS for the listener: the broker's certificate and key, and the CA that signed them (PEM files).
     public struct TLS: Sendable {
@@ -17,31 +22,45 @@ public final class MosquittoTestServer: @unchecked Sendable {
         }
     }
 
+    /// How the broker is configured.
+    public enum Settings: Sendable {
+        /// Persistence in ``directory`` (saved every second and at a stop) and no limit on the queues.
+        case persistent
+        /// As ``persistent``, but without `user root`: as root, mosquitto becomes the user `mosquitto`, which cannot
+        /// write ``directory``, so it saves nothing (what ``restart()`` must catch).
+        case persistentAsBrokerUser
+        /// mosquitto's defaults: the listener and `allow_anonymous` only; nothing persisted.
+        case defaults
+    }
+
     public let port: Int
     public let directory: URL
+    public let settings: Settings
     private let tls: TLS?
     private var broker: Process?
     private var subscribers: [(process: Process, output: URL)] = []
 
     /// Starts the broker and waits until it listens.
-    public init(tls: TLS? = nil) throws {
+    public init(tls: TLS? = nil, settings: Settings = .persistent) throws {
         guard FileManager.default.isExecutableFile(atPath: "/usr/sbin/mosquitto") else {
             throw TestServerError("/usr/sbin/mosquitto is missing: install Debian's mosquitto and mosquitto-clients")
         }
         self.tls = tls
+        self.settings = settings
         port = try GPSDTestServer.freePort()
         directory = try Fixtures.temporaryDirectory()
-        var config = """
-            listener \(port) 127.0.0.1
-            allow_anonymous true
-            persistence true
-            persistence_location \(directory.path)/
-            autosave_interval 1
-            max_queued_messages 0
+        var config = "listener \(port) 127.0.0.1\nallow_anonymous true\n"
+        if settings != .defaults {
+            config += """
+                persistence true
+                persistence_location \(directory.path)/
+                autosave_interval 1
+                max_queued_messages 0
 
-            """
+                """
+        }
         // As root, mosquitto would become the user mosquitto, which cannot write this directory.
-        if getuid() == 0 { config += "user root\n" }
+        if getuid() == 0 && settings == .persistent { config += "user root\n" }
         if let tls { config += "cafile \(tls.caFile)\ncertfile \(tls.certFile)\nkeyfile \(tls.keyFile)\n" }
         try config.write(to: directory.appendingPathComponent("mosquitto.conf"), atomically: true, encoding: .utf8)
         try start()
@@ -83,10 +102,31 @@ public final class MosquittoTestServer: @unchecked Sendable {
         broker = nil
     }
 
-    /// Stops the broker and starts it again on the same port.
+    /// Stops the broker and starts it again on the same port, once it proved that it saved its database at the
+    /// stop (``persisted(since:)``).
     public func restart() throws {
+        let stopped = Date()
         stop()
+        if settings != .defaults, let failure = persisted(since: stopped) { throw TestServerError(failure) }
         try start()
+    }
+
+    /// Nil when the broker wrote its database (`mosquitto.db`) at `since` or later and its log says no save failed;
+    /// else what is wrong.
+    public func persisted(since: Date) -> String? {
+        let database = directory.appendingPathComponent("mosquitto.db").path
+        let attributes = try? FileManager.default.attributesOfItem(atPath: database)
+        let log = brokerLog
+        if let error = log.split(separator: "\n").first(where: { $0.contains("Error saving") }) {
+            return "mosquitto did not persist: \(error)"
+        }
+        guard let written = attributes?[.modificationDate] as? Date else {
+            return "mosquitto did not persist: \(database) is missing; its log: \(log.suffix(500))"
+        }
+        guard written >= since.addingTimeInterval(-0.01) else {
+            return "mosquitto did not persist at its stop: \(database) was last written at \(written)"
+        }
+        return nil
     }
 
     /// A process that runs `executable` with every signal unblocked: the test process's threads block most of them,
@@ -132,6 +172,15 @@ public final class MosquittoTestServer: @unchecked Sendable {
         }
         usleep(200_000)
         return output
+    }
+
+    /// The message the broker retains on `topic`, as a new subscriber gets it first; nil when it retains none.
+    public func retained(_ topic: String) throws -> [String: Any]? {
+        var arguments = ["-h", "127.0.0.1", "-p", "\(port)", "-t", topic, "-C", "1", "-W", "2", "--retained-only"]
+        if let tls { arguments += ["--cafile", tls.caFile] }
+        let result = try WaymarkBinary.run(arguments, executable: "/usr/bin/mosquitto_sub")
+        guard result.status == 0, let line = result.stdoutLines.first else { return nil }
+        return try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
     }
 
     /// The messages a subscriber received so far: topic and payload.

@@ -192,7 +192,71 @@ struct OwnTracksDeliveryTests {
         #expect(refused.stdout.contains("certificate verify failed"), "\(refused.stdout)")
         let right = try WaymarkBinary.run(["sinks", "test", "owntracks", "--config", workspace.config])
         #expect(right.status == 0, "\(right.stdout)\(right.stderr)")
-        #expect(right.stdout.contains("owntracks: location seq"))
+        #expect(right.stdout.contains("owntracks: a test message (_type test, not retained) to mqtts://"))
+    }
+
+    @Test(
+        "sinks test publishes no position: the broker's retained message, a subscriber's messages and the Recorder's last stay the board's own"
+    )
+    func sinksTestChangesNothingSubscribersHold() throws {
+        let broker = try MosquittoTestServer()
+        let recorder = try OwnTracksRecorder(broker: broker)
+        let output = try broker.subscribe("owntracks/#", id: "watcher")
+        let gpsd = try GPSDTestServer(log: Fixtures.gpsdLog(Self.drive))
+        defer {
+            gpsd.stop()
+            gpsd.removeFiles()
+        }
+        // "home", 500 m around where the drive starts and ends: the vehicle leaves it and comes back.
+        let regions = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: regions) }
+        let file = regions.appendingPathComponent("regions.geojson").path
+        try
+            #"{"type":"FeatureCollection","features":[{"type":"Feature","properties":{"id":"home","radius":500},"geometry":{"type":"Point","coordinates":[12.0653,49.0266]}}]}"#
+            .write(toFile: file, atomically: true, encoding: .utf8)
+        let workspace = try Workspace(
+            broker: broker,
+            extra: "\n[regions]\nfile = \"\(file)\"\ncushion = 0\ndwell = \"0s\"\nmax_accuracy = 100000"
+        )
+        let agent = try workspace.start(gpsd: gpsd.port)
+        try agent.wait(seconds: 60, "the end of the drive") { agent.stderr.contains("code=no_device") }
+        try Self.waitForEveryLocation(workspace, output, seconds: 60)
+        #expect(agent.interrupt() == 0)
+        // The Recorder too has every location before anything is compared.
+        let spooled = Set(try workspace.spooledLocations().keys)
+        let deadline = Date().addingTimeInterval(60)
+        while !spooled.isSubset(of: Set(recorder.storedLocationSeqs())) && Date() < deadline {
+            Thread.sleep(forTimeInterval: 0.2)
+        }
+        #expect(spooled.isSubset(of: Set(recorder.storedLocationSeqs())))
+        let retained = try #require(try broker.retained(Self.topic))
+        #expect(retained["inregions"] as? [String] == ["home"], "\(retained)")
+        let last = try #require(recorder.last(user: "waymark", device: "bus-7"))
+        let stored = recorder.storedLocations().count
+        let received = MosquittoTestServer.messages(in: output).count
+
+        let test = try WaymarkBinary.run(["sinks", "test", "owntracks", "--config", workspace.config])
+        #expect(test.status == 0, "\(test.stdout)\(test.stderr)")
+        #expect(
+            test.stdout.contains("owntracks: a test message (_type test, not retained) to mqtt://"),
+            "\(test.stdout)"
+        )
+        let arrival = Date().addingTimeInterval(10)
+        while MosquittoTestServer.messages(in: output).count == received && Date() < arrival {
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        Thread.sleep(forTimeInterval: 0.5)
+        // The subscriber got the test message, on TOPIC/test, and no position.
+        let new = MosquittoTestServer.messages(in: output).dropFirst(received)
+        #expect(new.map(\.topic) == [Self.topic + "/test"])
+        #expect(new.allSatisfy { $0.payload["_type"] as? String == "test" && $0.payload["lat"] == nil })
+        // What a new subscriber gets first, and what the Recorder keeps, are unchanged.
+        let after = try #require(try broker.retained(Self.topic))
+        #expect(NSDictionary(dictionary: after).isEqual(to: retained), "\(after) was \(retained)")
+        #expect(broker.brokerLog.contains("Error saving") == false)
+        #expect(recorder.storedLocations().count == stored)
+        let lastAfter = try #require(recorder.last(user: "waymark", device: "bus-7"))
+        #expect(NSDictionary(dictionary: lastAfter).isEqual(to: last), "\(lastAfter) was \(last)")
     }
 
     @Test("A CA file that cannot be read: one line naming it, no crash; the agent keeps the sink's events")

@@ -122,6 +122,9 @@ public struct OwnTracksSinkSettings: Sendable, Equatable {
     public var maxBytesPerDay: ByteCount?
     /// As ``UplinkSettings/start``.
     public var start = SinkStart.oldest
+    /// The most messages a second (`drain_rate`): a backlog then reaches the broker no faster than a consumer
+    /// behind a broker with its default queue keeps up (``DrainPace``); 0, as fast as the broker acknowledges.
+    public var drainRate = 100
 
     public init() {}
 
@@ -172,6 +175,7 @@ public struct OwnTracksSinkSettings: Sendable, Equatable {
         section.requireOrder("retry_min", retryMin, notAbove: "retry_max", retryMax) { $0.configText }
         section.read("max_bytes_per_day", UplinkSettings.dailyBytes, into: &maxBytesPerDay)
         section.read("start", .oneOf, into: &start)
+        section.read("drain_rate", .integer(in: 0...100_000), into: &drainRate)
         if enabled && host.isEmpty {
             section.requirePresent("host", because: "an enabled sink needs its broker's host", at: "enabled")
         }

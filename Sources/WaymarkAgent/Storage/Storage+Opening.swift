@@ -207,7 +207,8 @@ extension Storage {
             topic: topic,
             tid: settings.tid(deviceID: device),
             retain: settings.retain,
-            timeout: settings.timeout
+            timeout: settings.timeout,
+            drainRate: settings.drainRate > 0 ? settings.drainRate : nil
         )
     }
 }

@@ -23,14 +23,19 @@ extension UplinkWorker {
             guard !remaining.isEmpty else { break }
             // What needs no request: what went while locations were held, and what the server keeps nothing of.
             var skipped = remaining.prefix(while: wentWhileHeld).count
+            if skipped == 0 { skipped = remaining.prefix(while: wentAhead).count }
             if skipped == 0 { skipped = transport.skippable(remaining) }
             if skipped > 0 {
                 dealt(with: remaining[remaining.startIndex + skipped - 1].seq)
                 remaining = remaining.dropFirst(skipped)
                 continue
             }
-            let offered = remaining.prefix(policy.batchSize(available: remaining.count))
+            // At the transport's pace; what went ahead of the backlog is not sent again.
+            guard let allowed = awaitPace(after: end) else { return }
+            let offered = remaining.prefix(min(allowed, policy.batchSize(available: remaining.count)))
+                .prefix { !wentAhead($0) }
             let attempt = transport.send(offered, wallClock: wallClock())
+            pace?.spend(attempt.messages ?? attempt.sent, now: clock())
             // A request the stop cancelled says nothing of the server.
             if attempt.answer != .confirmed && condition.locked({ stopping }) { return }
             switch note(attempt) {
@@ -75,8 +80,9 @@ extension UplinkWorker {
             }
         } else {
             cursor = max(cursor, seq)
-            // Past everything that went while locations were held: nothing left to skip.
+            // Past everything that went while locations were held, or ahead of a backlog: nothing left to skip.
             if heldFrom == nil, let sent = sentWhileHeld, cursor >= sent.through { sentWhileHeld = nil }
+            if let ahead, cursor >= ahead.through { self.ahead = nil }
         }
         if tentative.items.isEmpty {
             publish(delivered: delivered)

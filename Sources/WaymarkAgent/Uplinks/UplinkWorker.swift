@@ -86,6 +86,11 @@ final class UplinkWorker: @unchecked Sendable {
     /// The events that are not locations in this range went while locations were held: they are not sent again
     /// when the locations go. Forgotten once the cursor passed it.
     var sentWhileHeld: (from: UInt64, through: UInt64)?
+    /// The transport's pace (``DrainPace``), when it has one.
+    var pace: DrainPace?
+    /// While a backlog waits at the pace: the locations in this range went ahead of it (``UplinkTransport/sendAhead``)
+    /// and are not sent again when the cursor comes to them. Forgotten once the cursor passed it.
+    var ahead: (from: UInt64, through: UInt64)?
     var generator = SystemRandomNumberGenerator()
 
     /// Where the worker is: what a rollback of refusals returns to.
@@ -118,6 +123,7 @@ final class UplinkWorker: @unchecked Sendable {
         self.logger = logger
         self.wake = wake
         policy = DeliveryPolicy(settings: settings)
+        pace = transport.pace
         progress = Progress(cursor: cursor)
         standing = Standing(cursor: cursor)
     }

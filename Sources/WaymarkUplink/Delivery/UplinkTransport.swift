@@ -20,10 +20,20 @@ public protocol UplinkTransport: AnyObject {
     /// Called once on the sink's thread before its first attempt, with its cursor: what the transport needs to
     /// know of the events before it.
     func start(after cursor: UInt64, in spool: Spool)
+    /// The pace of a sink whose server confirms before its consumers read (MQTT): nil, as fast as it confirms.
+    var pace: DrainPace? { get }
+    /// Sends `locations`, newer than a backlog still waiting at the ``pace``, ahead of it: the newest position
+    /// reaches consumers that keep the newest by its time while the backlog drains. Says how many of the first
+    /// were confirmed; they are sent again in order only after a restart.
+    func sendAhead(_ locations: [StoredEvent], in spool: Spool, wallClock: Timestamp) -> UplinkAttempt
 }
 
 extension UplinkTransport {
     public func start(after cursor: UInt64, in spool: Spool) {}
+    public var pace: DrainPace? { nil }
+    public func sendAhead(_ locations: [StoredEvent], in spool: Spool, wallClock: Timestamp) -> UplinkAttempt {
+        UplinkAttempt(sent: 0, answer: .confirmed, wireBytes: 0)
+    }
 }
 
 /// A network sink's client that could not start or send: libcurl's or libmosquitto's reason (no connection, a
@@ -54,11 +64,15 @@ public struct UplinkAttempt: Hashable, Sendable {
     public var answer: DeliveryPolicy.Answer
     /// Bytes on the wire, both ways, headers included.
     public var wireBytes: Int
+    /// The messages that went for those events, when a transport counts them apart (OwnTracks publishes nothing
+    /// for a heading): what its ``UplinkTransport/pace`` counts; nil, one per event.
+    public var messages: Int?
 
-    public init(sent: Int, answer: DeliveryPolicy.Answer, wireBytes: Int) {
+    public init(sent: Int, answer: DeliveryPolicy.Answer, wireBytes: Int, messages: Int? = nil) {
         self.sent = sent
         self.answer = answer
         self.wireBytes = wireBytes
+        self.messages = messages
     }
 }
 

@@ -1,4 +1,5 @@
 import WaymarkCore
+import WaymarkFormats
 import WaymarkStore
 
 /// OwnTracks over MQTT: each `location` a `_type: location` message on the board's topic, each region crossing a
@@ -8,6 +9,10 @@ import WaymarkStore
 /// A location's `inregions` lists the regions the vehicle is inside as the region events before it in the spool
 /// say: read from the spool up to the sink's cursor at its start (``start(after:in:)``), then followed event by
 /// event, and taken back with the events a broker did not acknowledge.
+///
+/// A broker acknowledges a message once it holds it, not once its consumers read it, and drops what overflows a
+/// slow consumer's queue: a backlog goes at the sink's ``pace`` (`drain_rate`), and the newest locations go ahead
+/// of it (``sendAhead(_:in:wallClock:)``), retained, while the backlog's older ones are no longer retained.
 public final class OwnTracksTransport: UplinkTransport {
     public let name = "owntracks"
     private let client: MQTTClient
@@ -18,11 +23,17 @@ public final class OwnTracksTransport: UplinkTransport {
     private let timeout: Duration
     /// The regions the vehicle is inside after the last acknowledged event, in the order it entered them.
     private var inside: [String] = []
+    /// The newest location published retained: an older one (a backlog's, once a newer went ahead) is not retained
+    /// over it.
+    private var newestRetained: UInt64 = 0
+    public let pace: DrainPace?
 
     /// Messages in one attempt at most.
     static let attemptLimit = 256
 
-    public init(client: MQTTClient, topic: String, tid: String, retain: Bool, timeout: Duration) {
+    /// `drainRate`: messages a second at most (``DrainPace``); nil, as fast as the broker acknowledges.
+    public init(client: MQTTClient, topic: String, tid: String, retain: Bool, timeout: Duration, drainRate: Int?) {
+        pace = drainRate.map(DrainPace.init(rate:))
         self.client = client
         self.topic = topic
         self.tid = tid
@@ -56,7 +67,7 @@ public final class OwnTracksTransport: UplinkTransport {
                 MQTTClient.Message(
                     topic: topic + publication.topicSuffix,
                     payload: publication.payload,
-                    retain: retain && isLocation
+                    retain: retain && isLocation && events[index].seq > newestRetained
                 )
             )
             ends.append((index, working))
@@ -75,16 +86,78 @@ public final class OwnTracksTransport: UplinkTransport {
             let answer: DeliveryPolicy.Answer =
                 publication.refusedByBroker
                 ? .misconfigured(status: 0, answer: problem) : .temporary(reason: problem, retryAfter: nil)
-            return UplinkAttempt(sent: 1, answer: answer, wireBytes: bytes)
+            return UplinkAttempt(sent: 1, answer: answer, wireBytes: bytes, messages: publication.published)
         }
         let last = ends[acknowledged - 1]
         inside = last.inside
+        newestRetained = max(newestRetained, events[last.index].seq)
         return UplinkAttempt(
             sent: last.index - events.startIndex + 1,
             answer: .confirmed,
-            wireBytes: bytes
+            wireBytes: bytes,
+            messages: publication.published
         )
     }
+
+    public func sendAhead(_ locations: [StoredEvent], in spool: Spool, wallClock: Timestamp) -> UplinkAttempt {
+        guard let newest = locations.last else { return UplinkAttempt(sent: 0, answer: .confirmed, wireBytes: 0) }
+        // What the vehicle is inside at each of them: every region event before it, sent or not.
+        var regions: [EventLine] = []
+        try? spool.forEach(through: newest.seq, kinds: [.region]) { event in
+            if let line = try? EventLine(event.line) { regions.append(line) }
+        }
+        var working: [String] = []
+        var next = regions.startIndex
+        var messages: [MQTTClient.Message] = []
+        for location in locations {
+            guard let line = try? EventLine(location.line) else { continue }
+            while next < regions.endIndex, regions[next].seq < location.seq {
+                Self.apply(regions[next], to: &working)
+                next += 1
+            }
+            guard let publication = OwnTracksMessage.publication(for: line, tid: tid, inside: working) else { continue }
+            messages.append(MQTTClient.Message(topic: topic, payload: publication.payload, retain: retain))
+        }
+        let publication = client.publish(messages, timeout: timeout)
+        let bytes = messages.prefix(publication.published).reduce(0) {
+            $0 + $1.payload.count + $1.topic.utf8.count + 11
+        }
+        guard publication.acknowledged == messages.count else {
+            let problem = publication.problem ?? "not acknowledged"
+            return UplinkAttempt(sent: 0, answer: .temporary(reason: problem, retryAfter: nil), wireBytes: bytes)
+        }
+        newestRetained = max(newestRetained, newest.seq)
+        return UplinkAttempt(sent: locations.count, answer: .confirmed, wireBytes: bytes)
+    }
+
+    /// Publishes a message that no consumer takes for a position, never retained (`waymark sinks test`): `_type:
+    /// test` with `seq` 0 on `TOPIC/test`, so a subscriber's last position and the broker's retained message stay
+    /// the board's own.
+    public func sendTest(wallClock: Timestamp) -> UplinkAttempt {
+        var payload: [UInt8] = []
+        JSONObjectWriter.write(into: &payload) { object in
+            object.string("_type", "test")
+            object.integer("tst", wallClock.seconds)
+            object.string("tid", tid)
+            object.integer("seq", 0)
+            object.boolean("test", true)
+        }
+        payload.removeLast()
+        let message = MQTTClient.Message(topic: testTopic, payload: payload, retain: false)
+        let publication = client.publish([message], timeout: timeout)
+        let bytes = publication.published * (payload.count + message.topic.utf8.count + 11)
+        guard publication.acknowledged == 1 else {
+            let problem = publication.problem ?? "not acknowledged"
+            let answer: DeliveryPolicy.Answer =
+                publication.refusedByBroker
+                ? .misconfigured(status: 0, answer: problem) : .temporary(reason: problem, retryAfter: nil)
+            return UplinkAttempt(sent: 1, answer: answer, wireBytes: bytes)
+        }
+        return UplinkAttempt(sent: 1, answer: .confirmed, wireBytes: bytes)
+    }
+
+    /// Where ``sendTest(wallClock:)`` publishes.
+    public var testTopic: String { topic + "/test" }
 
     public func cancel() { client.cancel() }
 
