@@ -56,6 +56,16 @@ struct RegionFileAlarmTests {
             return text.split(separator: "\n").first { $0.hasPrefix(series) }.map { String($0.dropFirst(series.count)) }
         }
 
+        /// Waits for the alarm's `error` event, checks that it names the region file, and returns its message.
+        func raisedMessage() throws -> String {
+            try run.agent.wait(seconds: 20, "the error event") {
+                !run.events("error", code: "region_file_rejected").isEmpty
+            }
+            let raised = try #require(run.events("error", code: "region_file_rejected").first)
+            #expect(raised["id"] as? String == regions.path, "\(raised)")
+            return raised["message"] as? String ?? ""
+        }
+
         deinit { listener.stop() }
     }
 
@@ -68,12 +78,7 @@ struct RegionFileAlarmTests {
         }
         let entry = (status["alarms"] as? [[String: Any]])?.first { $0["code"] as? String == "region_file_rejected" }
         #expect(entry?["id"] as? String == path && entry?["since"] is String, "\(status)")
-        try run.agent.wait(seconds: 20, "the error event") {
-            !run.events("error", code: "region_file_rejected").isEmpty
-        }
-        let raised = try #require(run.events("error", code: "region_file_rejected").first)
-        #expect(raised["id"] as? String == path, "\(raised)")
-        let message = raised["message"] as? String ?? ""
+        let message = try alarm.raisedMessage()
         #expect(message.hasPrefix("[regions] file \(path) rejected: \(path):"), "\(message)")
         #expect(message.contains("; no region is monitored: fix the file"), "\(message)")
         #expect(run.agent.stderr.contains("\(path) rejected; no regions are monitored"), "the journal says it too")
@@ -142,13 +147,8 @@ struct RegionFileAlarmTests {
     @Test("a region file that exists but cannot be read at start raises it too; a good file clears it")
     func unreadableAtStart() throws {
         let alarm = try AlarmRun(regionFile: nil)
-        let (run, path) = (alarm.run, alarm.regions.path)
-        try run.agent.wait(seconds: 20, "the error event") {
-            !run.events("error", code: "region_file_rejected").isEmpty
-        }
-        let raised = try #require(run.events("error", code: "region_file_rejected").first)
-        #expect(raised["id"] as? String == path, "\(raised)")
-        let message = raised["message"] as? String ?? ""
+        let run = alarm.run
+        let message = try alarm.raisedMessage()
         #expect(message.contains("Too many levels of symbolic links"), "\(message)")
         #expect(message.contains("no region is monitored"), "\(message)")
         #expect(run.agent.stderr.contains("no regions are monitored"), "the journal says it too")
