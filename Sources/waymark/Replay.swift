@@ -15,11 +15,12 @@ extension Waymark {
                 protocol gpsd reads), a GPX 1.1 file (trkpt, rtept, wpt with time, or without it given \
                 --route-speed), or a Bluetooth capture (btsnoop, what `btmon -w FILE` writes), whose iBeacon \
                 advertisements go through the beacon regions of [regions] file. A raw log is read by a gpsd of \
-                its own (/usr/sbin/gpsd, or the program in the environment variable GPSD), as gpsfake does, \
-                on loopback ports, into the capture that gpsd makes of it, which is then replayed: the events \
+                its own (the first of /usr/sbin/gpsd, /usr/local/sbin/gpsd and gpsd in PATH, or the program in \
+                the environment variable GPSD), as gpsfake does, on loopback ports, into the capture that gpsd makes of it, which is then replayed: the events \
                 are those of the capture. That gpsd is stopped before the replay starts; it writes no file. \
-                Without gpsd a raw log is refused with exit status 69; SIGINT or SIGTERM while gpsd reads it \
-                stops gpsd and exits with 130 or 143, nothing replayed. The counts of what was delivered and \
+                Without gpsd a raw log is refused with exit status 69; SIGHUP, SIGINT or SIGTERM while gpsd \
+                reads it stops gpsd and exits with 129, 130 or 143, nothing replayed (a signal waymark was \
+                started ignoring stays ignored). The counts of what was delivered and \
                 what was rejected, and why, go to stderr, with the first GPX points skipped and their lines.
                 """
         )
@@ -54,7 +55,7 @@ extension Waymark {
             parsing: .unconditional,
             help: """
                 Replay a GPX planned route without times at a constant KMH: each point is reached from the one \
-                before along the geodesic between them, from 2000-01-01T00:00:00Z on.
+                before along the geodesic between them, from 2026-01-01T00:00:00Z on.
                 """
         )
         var routeSpeedKMH: Double?

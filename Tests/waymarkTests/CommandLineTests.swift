@@ -11,6 +11,21 @@ struct CommandLineTests {
         #expect(result.stdout.contains("USAGE: waymark"))
     }
 
+    @Test("replay --help says where gpsd is looked for, and the time a planned route starts at, as replay does")
+    func replayHelp() throws {
+        let help = try WaymarkBinary.run(["replay", "--help"]).stdout.split(whereSeparator: \.isWhitespace)
+            .joined(separator: " ")
+        #expect(help.contains("the first of /usr/sbin/gpsd, /usr/local/sbin/gpsd and gpsd in PATH"), "\(help)")
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let route = directory.appendingPathComponent("route.gpx")
+        try #"<gpx version="1.1"><rte><rtept lat="48.0" lon="11.0"/><rtept lat="48.01" lon="11.0"/></rte></gpx>"#
+            .write(to: route, atomically: true, encoding: .utf8)
+        let replay = try WaymarkBinary.run(["replay", route.path, "--route-speed", "50", "--print"])
+        let first = try #require(try WaymarkBinary.events(replay).first?["time"] as? String, "\(replay.stderr)")
+        #expect(help.contains("from \(first.prefix(10))T00:00:00Z on"), "first event at \(first): \(help)")
+    }
+
     @Test func version() throws {
         let result = try WaymarkBinary.run(["--version"])
         #expect(result.status == 0)

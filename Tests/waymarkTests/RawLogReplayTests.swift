@@ -67,31 +67,42 @@ struct RawLogReplayTests {
         #expect(result.stderr.contains("/bin/false did not start (exit status 1)"), "\(result.stderr)")
     }
 
+    @Test("a raw log of megabytes replays whole: every sentence and location gpsd made of each copy")
+    func multiMegabyteLog() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // The Regensburg drive ten times in a row, its time going on (4.3 MB): gpsd says 2 MB of each 430 KB.
+        let drive = try NMEALog(path: Fixtures.gpsdLog("20100411_Geko_Regensburg.log"))
+        let copies = 10
+        let long = drive.looped(toCover: Double(copies) * drive.span)
+        let log = directory.appendingPathComponent("long.log")
+        try Data(long.sentences.map { $0 + "\r\n" }.joined().utf8).write(to: log)
+        #expect(long.sentences.count == copies * drive.sentences.count)
+        let raw = try Self.replay(log.path, "")
+        #expect(raw.status == 0, "\(raw.stderr)")
+        // What the capture of one copy gives, ten times: nothing of gpsd's output lost.
+        let one = try Self.replay(Fixtures.gpsdLog("20100411_Geko_Regensburg.log.chk"), "")
+        let counts = try #require(Self.summary(raw)).split(separator: " ")
+        let oneCounts = try #require(Self.summary(one)).split(separator: " ")
+        for name in ["nmea", "location", "sky"] {
+            let single = try #require(
+                oneCounts.first { $0.hasPrefix("\(name)=") }.flatMap { Int($0.dropFirst(name.count + 1)) }
+            )
+            #expect(counts.contains("\(name)=\(copies * single)"), "\(name): \(raw.stderr.suffix(300))")
+        }
+    }
+
     @Test(
-        "SIGINT or SIGTERM while gpsd reads the log: gpsd stopped, no file left, exit 128 + signal",
-        arguments: [(SIGINT, false), (SIGTERM, false), (SIGINT, true)]
+        "SIGHUP, SIGINT or SIGTERM while gpsd reads the log: gpsd stopped, exit 128 + signal",
+        arguments: [(SIGINT, false), (SIGTERM, false), (SIGHUP, false), (SIGINT, true)]
     )
     /// - Parameter toGroup: the signal goes to waymark's process group, gpsd included, as Ctrl-C at a terminal.
     func interrupted(signal: Int32, toGroup: Bool) throws {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        // 60 times the Regensburg drive (26 MB): gpsd takes seconds to read it.
-        let drive = try Data(contentsOf: URL(fileURLWithPath: Fixtures.gpsdLog("20100411_Geko_Regensburg.log")))
-        let log = directory.appendingPathComponent("long.log")
-        try Data(repeating: 0, count: 0).write(to: log)
-        let handle = try FileHandle(forWritingTo: log)
-        for _ in 0..<60 { handle.write(drive) }
-        try handle.close()
-        let scratch = directory.appendingPathComponent("tmp")
-        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
-        let running = try WaymarkBinary.start(["replay", log.path, "--print"], adding: ["TMPDIR": scratch.path])
-        var gpsd: Int32?
-        try running.wait(seconds: 20, "gpsd to start") {
-            gpsd = Self.children(of: running.process.processIdentifier, named: "gpsd").first
-            return gpsd != nil
-        }
-        let child = try #require(gpsd)
-        usleep(200_000)  // gpsd is reading the log.
+        let log = try Self.longLog(in: directory)
+        let running = try WaymarkBinary.start(["replay", log, "--print"])
+        let child = try Self.gpsd(of: running)
         if toGroup {
             // Only a group of waymark's own: never the test runner's.
             let pid = running.process.processIdentifier
@@ -105,11 +116,52 @@ struct RawLogReplayTests {
         #expect(!running.process.isRunning, "waymark still runs 10 s after the signal")
         running.process.waitUntilExit()
         #expect(running.process.terminationStatus == 128 + signal, "\(running.stderr)")
-        let name = signal == SIGINT ? "SIGINT" : "SIGTERM"
-        #expect(running.stderr.contains("\(name) while gpsd read the raw log: stopped"), "\(running.stderr)")
+        let name = [SIGHUP: "SIGHUP", SIGINT: "SIGINT", SIGTERM: "SIGTERM"][signal] ?? ""
+        // gpsd may still be starting when the signal comes, on a loaded machine.
+        let stopped = ["read the raw log", "started"].map { "\(name) while gpsd \($0): stopped, nothing replayed" }
+        #expect(stopped.contains { running.stderr.contains($0) }, "\(running.stderr)")
         #expect(running.stdout.isEmpty)
         #expect(!Self.isGPSD(child), "gpsd \(child) still runs")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.path).isEmpty)
+    }
+
+    @Test("a SIGINT that waymark was started ignoring stays ignored: the replay goes on to the end")
+    func ignoredInterrupt() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let log = try Self.longLog(in: directory, copies: 10)
+        // What a script's background job is: started with SIGINT ignored.
+        let running = try WaymarkBinary.start(
+            ["-c", #"trap '' INT; exec "$0" replay "$1""#, WaymarkBinary.path, log],
+            executable: "/bin/sh"
+        )
+        _ = try Self.gpsd(of: running)
+        running.signal(SIGINT)
+        let deadline = Date().addingTimeInterval(60)
+        while running.process.isRunning && Date() < deadline { usleep(10_000) }
+        running.process.waitUntilExit()
+        #expect(running.process.terminationStatus == 0, "\(running.stderr)")
+        #expect(running.stderr.contains("replay \(log): "), "\(running.stderr)")
+    }
+
+    /// The Regensburg drive `copies` times over (60: 26 MB, which gpsd takes seconds to read), in `directory`.
+    static func longLog(in directory: URL, copies: Int = 60) throws -> String {
+        let drive = try Data(contentsOf: URL(fileURLWithPath: Fixtures.gpsdLog("20100411_Geko_Regensburg.log")))
+        let log = directory.appendingPathComponent("long.log")
+        try Data(repeating: 0, count: 0).write(to: log)
+        let handle = try FileHandle(forWritingTo: log)
+        for _ in 0..<copies { handle.write(drive) }
+        try handle.close()
+        return log.path
+    }
+
+    /// The gpsd that `running` started, once it has.
+    static func gpsd(of running: WaymarkBinary.Running) throws -> Int32 {
+        var gpsd: Int32?
+        try running.wait(seconds: 20, "gpsd to start") {
+            gpsd = children(of: running.process.processIdentifier, named: "gpsd").first
+            return gpsd != nil
+        }
+        return try #require(gpsd)
     }
 
     /// The processes whose parent is `parent` and whose name is `name`, from /proc.

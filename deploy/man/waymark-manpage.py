@@ -136,9 +136,9 @@ A usage error on the command line.
 .B 75
 Another process writes the same spool, or another agent the same runtime directory (its pid is named).
 .TP
-.B 130, 143
-\fBwaymark replay\fR of a raw receiver log stopped by SIGINT or SIGTERM while gpsd read it: gpsd is stopped,
-nothing is replayed.
+.B 129, 130, 143
+\fBwaymark replay\fR of a raw receiver log stopped by SIGHUP, SIGINT or SIGTERM while gpsd read it: gpsd is
+stopped, nothing is replayed. A signal that waymark was started ignoring stays ignored.
 .SH ENVIRONMENT
 .TP
 .B WAYMARK_CONFIG

@@ -15,7 +15,7 @@ public struct ReplayError: Error, Sendable, CustomStringConvertible {
         public static let gpsdMissing = Code(value: .gpsdMissing)
         /// The gpsd that read a raw receiver log failed: it did not start, exited or stalled.
         public static let gpsdFailed = Code(value: .gpsdFailed)
-        /// SIGINT or SIGTERM came while gpsd read a raw receiver log (``ReplayError/signal``).
+        /// SIGHUP, SIGINT or SIGTERM came while gpsd read a raw receiver log (``ReplayError/signal``).
         public static let interrupted = Code(value: .interrupted)
     }
 

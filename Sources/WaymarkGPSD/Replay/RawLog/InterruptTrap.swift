@@ -1,23 +1,28 @@
 import Glibc
 import Synchronization
 
-/// The last of SIGINT and SIGTERM that came while an ``InterruptTrap`` was set, 0 for none.
+/// The last of SIGHUP, SIGINT and SIGTERM that came while an ``InterruptTrap`` was set, 0 for none.
 private let trappedSignal = Atomic<Int32>(0)
 
-/// SIGINT and SIGTERM caught while gpsd reads a raw log, so that the replay stops gpsd before it exits; the
-/// previous dispositions come back with ``restore()``. A handler only records the signal (and interrupts a
-/// `poll`); the reading loop looks at ``signal`` at least every 100 ms.
+/// SIGHUP (the terminal closed), SIGINT and SIGTERM caught while gpsd reads a raw log, so that the replay stops
+/// gpsd before it exits; the previous dispositions come back with ``restore()``. A signal that was ignored
+/// stays ignored (a script's background job ignores SIGINT): only the others are trapped. A handler only
+/// records the signal (and interrupts a `poll`); the reading loop looks at ``signal`` at least every 100 ms.
 final class InterruptTrap {
+    /// The signals trapped unless ignored.
+    static let signals = [SIGHUP, SIGINT, SIGTERM]
+
     private var saved: [(Int32, sigaction)] = []
 
     init() {
         trappedSignal.store(0, ordering: .relaxed)
-        for number in [SIGINT, SIGTERM] {
+        for number in Self.signals {
+            var previous = sigaction()
+            guard sigaction(number, nil, &previous) == 0, !Self.isIgnored(previous) else { continue }
             var action = sigaction()
             action.__sigaction_handler.sa_handler = { trappedSignal.store($0, ordering: .relaxed) }
             sigemptyset(&action.sa_mask)
-            var previous = sigaction()
-            if sigaction(number, &action, &previous) == 0 { saved.append((number, previous)) }
+            if sigaction(number, &action, nil) == 0 { saved.append((number, previous)) }
         }
     }
 
@@ -36,5 +41,20 @@ final class InterruptTrap {
             sigaction(number, &previous, nil)
         }
         saved = []
+    }
+
+    /// The name of a trapped signal: `SIGHUP`.
+    static func name(of signal: Int32) -> String {
+        switch signal {
+        case SIGHUP: "SIGHUP"
+        case SIGINT: "SIGINT"
+        case SIGTERM: "SIGTERM"
+        default: "signal \(signal)"
+        }
+    }
+
+    private static func isIgnored(_ action: sigaction) -> Bool {
+        // SIG_IGN is the handler 1; Swift imports it as a function pointer, so compare the bits.
+        unsafeBitCast(action.__sigaction_handler.sa_handler, to: Int.self) == 1
     }
 }

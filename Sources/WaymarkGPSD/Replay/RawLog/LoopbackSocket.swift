@@ -25,9 +25,14 @@ enum LoopbackSocket {
         return port
     }
 
-    /// A blocking connection to `port`, or nil when nothing listens there (yet).
-    static func connect(port: Int) throws(ReplayError) -> Int32? {
+    /// A blocking connection to `port`, or nil when nothing listens there (yet). `receiveBuffer` asks for a
+    /// receive buffer of that size (the kernel caps it at `net.core.rmem_max`), set before the connection so
+    /// that the window it advertises can grow to it.
+    static func connect(port: Int, receiveBuffer: Int32? = nil) throws(ReplayError) -> Int32? {
         let descriptor = try make()
+        if var size = receiveBuffer {
+            _ = setsockopt(descriptor, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        }
         var address = loopback(port: port)
         let result = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
@@ -48,6 +53,14 @@ enum LoopbackSocket {
         _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
         setNonBlocking(descriptor)
         return descriptor
+    }
+
+    /// The receive buffer of `descriptor` in bytes, as the kernel accounts it (twice what was asked).
+    static func receiveBuffer(of descriptor: Int32) -> Int {
+        var size: Int32 = 0
+        var length = socklen_t(MemoryLayout<Int32>.size)
+        guard getsockopt(descriptor, SOL_SOCKET, SO_RCVBUF, &size, &length) == 0 else { return 0 }
+        return Int(size)
     }
 
     static func setNonBlocking(_ descriptor: Int32) {

@@ -10,7 +10,7 @@ final class PrivateGPSD {
     let port: Int
     /// The read end of gpsd's stderr (non-blocking), -1 once closed.
     private(set) var stderr: Int32
-    private var pid: pid_t
+    private(set) var pid: pid_t
     private var status: Int32?
     /// The end of what gpsd wrote to stderr, for messages.
     private var diagnostics: [UInt8] = []
@@ -41,19 +41,41 @@ final class PrivateGPSD {
         stop()
     }
 
-    /// Whether gpsd has exited (it is reaped then).
+    /// Whether gpsd has exited (it is reaped then). A child that is not waymark's to wait for any more
+    /// (`ECHILD`: reaped elsewhere) has exited too, with an unknown status.
     var hasExited: Bool {
         guard status == nil else { return true }
         var value: Int32 = 0
-        guard waitpid(pid, &value, WNOHANG) == pid else { return false }
-        status = value
+        switch waitpid(pid, &value, WNOHANG) {
+        case pid: status = value
+        case -1 where errno == EINTR: return false
+        case -1: status = -1
+        default: return false
+        }
         return true
+    }
+
+    /// Whether gpsd sleeps (waits for input), as /proc says: any state but running. True when /proc cannot
+    /// tell, so that silence alone decides.
+    var isAsleep: Bool {
+        let descriptor = open("/proc/\(pid)/stat", O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return true }
+        defer { close(descriptor) }
+        var buffer = [UInt8](repeating: 0, count: 512)
+        let count = read(descriptor, &buffer, buffer.count)
+        // `pid (comm) S ...`: the state follows the last `)`.
+        guard count > 0, let close = buffer[..<count].lastIndex(of: UInt8(ascii: ")")), close + 2 < count else {
+            return true
+        }
+        return buffer[close + 2] != UInt8(ascii: "R")
     }
 
     /// How gpsd ended, and the last line it wrote to stderr: `exit status 1: gpsd:ERROR: …`.
     var exitDescription: String {
         var text = "running"
-        if let status {
+        if status == -1 {
+            text = "exited"
+        } else if let status {
             let signal = status & 0x7F
             text = signal == 0 ? "exit status \((status >> 8) & 0xFF)" : "killed by signal \(signal)"
         }
@@ -100,8 +122,8 @@ final class PrivateGPSD {
         }
     }
 
-    /// `posix_spawn` with stdin and stdout on /dev/null, stderr on `stderr`, and SIGINT, SIGTERM and SIGPIPE
-    /// at their defaults in the child (whatever waymark traps or ignores); 0 or an errno.
+    /// `posix_spawn` with stdin and stdout on /dev/null, stderr on `stderr`, and SIGHUP, SIGINT, SIGTERM and
+    /// SIGPIPE at their defaults in the child (whatever waymark traps or ignores); 0 or an errno.
     private static func spawn(_ path: String, _ arguments: [String], stderr: Int32, pid: inout pid_t) -> Int32 {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -114,7 +136,7 @@ final class PrivateGPSD {
         defer { posix_spawnattr_destroy(&attributes) }
         var defaults = sigset_t()
         sigemptyset(&defaults)
-        for signal in [SIGINT, SIGTERM, SIGPIPE] { sigaddset(&defaults, signal) }
+        for signal in [SIGHUP, SIGINT, SIGTERM, SIGPIPE] { sigaddset(&defaults, signal) }
         posix_spawnattr_setsigdefault(&attributes, &defaults)
         var mask = sigset_t()
         sigemptyset(&mask)

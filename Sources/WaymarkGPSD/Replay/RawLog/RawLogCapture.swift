@@ -30,10 +30,11 @@ public struct RawLogCapture: Sendable {
 
     /// Replays `log` (the bytes of the file at `path`, which only names it in messages) through a gpsd of its
     /// own, run from `gpsd`, and returns the capture. gpsd is stopped, and nothing of it is left, whatever
-    /// happens, SIGINT and SIGTERM included: they are caught meanwhile.
+    /// happens, SIGHUP, SIGINT and SIGTERM included: they are caught meanwhile (unless ignored).
     ///
     /// - Throws: ``ReplayError`` with ``ReplayError/Code/gpsdFailed`` when gpsd does not start, exits or
-    ///   stalls, and ``ReplayError/Code/interrupted`` at SIGINT or SIGTERM.
+    ///   stalls, drops waymark's connection or answers more than it can hold, and
+    ///   ``ReplayError/Code/interrupted`` at SIGHUP, SIGINT or SIGTERM.
     public static func record(_ log: [UInt8], from path: String, gpsd: GPSDProgram) throws(ReplayError) -> Self {
         let trap = InterruptTrap()
         defer { trap.restore() }

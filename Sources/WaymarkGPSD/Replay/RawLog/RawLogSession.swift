@@ -54,14 +54,19 @@ final class RawLogSession {
         (feedListener, feed, client) = (-1, -1, -1)
     }
 
-    /// Feeds `feedBytes` to gpsd and collects its output until gpsd reports the end of the log.
+    /// The receive buffer asked for the client's socket: 4 MB, or what the kernel allows (`net.core.rmem_max`).
+    static let receiveBuffer: Int32 = 4 << 20
+
+    /// Feeds `feedBytes` to gpsd, paced by ``FeedPacer``, and collects its output until gpsd reports the end of
+    /// the log. Every pass reads gpsd's output to the end (`EAGAIN`) before more of the log goes.
     func run(_ feedBytes: [UInt8]) throws(ReplayError) -> RawLogCapture {
         var filter = GPSDOutputFilter(devicePath: devicePath)
         let watch = #"?WATCH={"enable":true,"json":true,"nmea":true}"# + "\n"
         guard Self.sendAll(Array(watch.utf8), to: client) else { throw failure("refused the watch") }
+        var pacer = FeedPacer(total: feedBytes.count, capacity: LoopbackSocket.receiveBuffer(of: client))
         var sent = 0
         var partial: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        var buffer = [UInt8](repeating: 0, count: 1 << 18)
         var lastProgress = SystemClocks.monotonic()
         while true {
             if let signal = trap.signal { throw Self.interrupted(by: signal, path, while: "gpsd read the raw log") }
@@ -69,18 +74,18 @@ final class RawLogSession {
             descriptors.append(pollfd(fd: gpsd.stderr, events: Int16(POLLIN), revents: 0))
             if feed < 0 {
                 descriptors.append(pollfd(fd: feedListener, events: Int16(POLLIN), revents: 0))
-            } else if sent < feedBytes.count {
+            } else if sent < pacer.limit {
                 descriptors.append(pollfd(fd: feed, events: Int16(POLLOUT), revents: 0))
             }
-            _ = poll(&descriptors, nfds_t(descriptors.count), 100)
+            _ = poll(&descriptors, nfds_t(descriptors.count), pacer.settling(sent: sent) ? 1 : 100)
             if descriptors[1].revents != 0 { gpsd.drainStderr() }
             if feed < 0, let accepted = LoopbackSocket.accept(feedListener) {
                 feed = accepted
                 lastProgress = SystemClocks.monotonic()
             }
-            if feed >= 0, sent < feedBytes.count {
+            if feed >= 0, sent < pacer.limit {
                 let count = feedBytes.withUnsafeBytes { all in
-                    send(feed, all.baseAddress! + sent, min(all.count - sent, 1 << 16), Int32(MSG_NOSIGNAL))
+                    send(feed, all.baseAddress! + sent, pacer.limit - sent, Int32(MSG_NOSIGNAL))
                 }
                 if count > 0 {
                     sent += count
@@ -89,10 +94,23 @@ final class RawLogSession {
                     throw failure("closed the log's feed after \(sent) of \(feedBytes.count) bytes")
                 }
             }
-            let count = read(client, &buffer, buffer.count)
-            if count == 0 { throw failure("exited while it read the log") }
-            if count > 0 {
-                lastProgress = SystemClocks.monotonic()
+            // All that gpsd has said so far, before any more of the log goes.
+            var heard = 0
+            while true {
+                let count = read(client, &buffer, buffer.count)
+                if count == 0 {
+                    throw failure(
+                        gpsd.hasExited
+                            ? "exited while it read the log"
+                            : "dropped waymark's connection after \(sent) bytes of the log"
+                    )
+                }
+                if count < 0 {
+                    if errno == EINTR { continue }
+                    if errno == EAGAIN { break }
+                    throw failure("broke the connection: \(LoopbackSocket.failure())")
+                }
+                heard += count
                 partial.append(contentsOf: buffer[..<count])
                 var start = 0
                 while let newline = partial[start...].firstIndex(of: UInt8(ascii: "\n")) {
@@ -100,10 +118,22 @@ final class RawLogSession {
                     start = newline + 1
                 }
                 partial.removeFirst(start)
-            } else if errno != EAGAIN, errno != EINTR {
-                throw failure("broke the connection: \(LoopbackSocket.failure())")
             }
-            let quiet = SystemClocks.monotonic() - lastProgress
+            let now = SystemClocks.monotonic()
+            if heard > 0 {
+                lastProgress = now
+                pacer.heard(heard)
+                if pacer.overflowed {
+                    throw failure(
+                        "answered \(pacer.step) bytes of the log with \(pacer.stepOutput), more than waymark's "
+                            + "connection surely holds (\(pacer.limitOutput)), so some may be lost: nothing replayed; "
+                            + "raise net.core.rmem_max"
+                    )
+                }
+            }
+            let asleep = heard == 0 && pacer.settling(sent: sent) && gpsd.isAsleep
+            pacer.passed(sent: sent, asleep: asleep, now: now)
+            let quiet = now - lastProgress
             if sent == feedBytes.count, quiet > RawLogCapture.quietEnd {
                 return RawLogCapture(filter, endReported: false)
             }
@@ -123,7 +153,7 @@ final class RawLogSession {
     /// `drive.log: SIGINT while gpsd read the raw log: stopped, nothing replayed`.
     private static func interrupted(by signal: Int32, _ path: String, while what: String) -> ReplayError {
         ReplayError(
-            "\(path): \(signal == SIGINT ? "SIGINT" : "SIGTERM") while \(what): stopped, nothing replayed",
+            "\(path): \(InterruptTrap.name(of: signal)) while \(what): stopped, nothing replayed",
             code: .interrupted,
             signal: signal
         )
@@ -134,7 +164,7 @@ final class RawLogSession {
         let deadline = SystemClocks.monotonic() + RawLogCapture.startLimit
         while SystemClocks.monotonic() < deadline {
             if let signal = trap.signal { throw interrupted(by: signal, path, while: "gpsd started") }
-            if let client = try LoopbackSocket.connect(port: gpsd.port) {
+            if let client = try LoopbackSocket.connect(port: gpsd.port, receiveBuffer: receiveBuffer) {
                 LoopbackSocket.setNonBlocking(client)
                 return client
             }
