@@ -25,7 +25,9 @@ final class RegionFileService: Service, Sendable {
         var source: RegionSource?
         /// The version last looked at, good or not: it is not loaded again until it changes.
         var version: RegionSource.Version?
-        var missingReported = false
+        /// Why the file could not be read, as last said; said again only when the reason changes (a missing file
+        /// that becomes a link loop is news).
+        var unreadableReported: String?
     }
 
     init(settings: RegionsSettings, locationService: LocationService, logger: Logger) {
@@ -86,17 +88,17 @@ final class RegionFileService: Service, Sendable {
                 // Once, until it can be read again: a missing file is a warning (there may be no regions yet),
                 // one that exists but cannot be read an error and an alarm, as a rejected one.
                 defer {
-                    watched.missingReported = true
+                    watched.unreadableReported = unreadable.reason
                     watched.version = nil
                 }
-                guard !watched.missingReported else { return .nothing }
+                guard watched.unreadableReported != unreadable.reason else { return .nothing }
                 guard !unreadable.missing else {
                     logger.warning("\(source.path): \(unreadable.reason); \(self.kept)")
                     return .nothing
                 }
                 return .unreadable(source, reason: unreadable.reason)
             }
-            watched.missingReported = false
+            watched.unreadableReported = nil
             guard version != watched.version else { return .nothing }
             watched.version = version
             return .load(source)

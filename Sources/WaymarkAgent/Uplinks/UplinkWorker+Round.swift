@@ -34,6 +34,8 @@ extension UplinkWorker {
             guard let allowed = awaitPace(after: end) else { return }
             let offered = remaining.prefix(min(allowed, policy.batchSize(available: remaining.count)))
                 .prefix { !wentAhead($0) }
+            // The wait may have sent the first of them ahead: they are skipped above.
+            if offered.isEmpty { continue }
             let attempt = transport.send(offered, wallClock: wallClock())
             pace?.spend(attempt.messages ?? attempt.sent, now: clock())
             // A request the stop cancelled says nothing of the server.

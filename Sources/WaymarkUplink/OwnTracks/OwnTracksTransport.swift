@@ -26,6 +26,9 @@ public final class OwnTracksTransport: UplinkTransport {
     /// The newest location published retained: an older one (a backlog's, once a newer went ahead) is not retained
     /// over it.
     private var newestRetained: UInt64 = 0
+    /// What the vehicle was inside after the newest location sent ahead, and its `seq`: the next locations ahead
+    /// read only the region events after it, not the whole spool again.
+    private var aheadInside: (through: UInt64, inside: [String])?
     public let pace: DrainPace?
 
     /// Messages in one attempt at most.
@@ -100,15 +103,20 @@ public final class OwnTracksTransport: UplinkTransport {
     }
 
     public func sendAhead(_ locations: [StoredEvent], in spool: Spool, wallClock: Timestamp) -> UplinkAttempt {
-        guard let newest = locations.last else { return UplinkAttempt(sent: 0, answer: .confirmed, wireBytes: 0) }
-        // What the vehicle is inside at each of them: every region event before it, sent or not.
+        guard let newest = locations.last, let first = locations.first else {
+            return UplinkAttempt(sent: 0, answer: .confirmed, wireBytes: 0)
+        }
+        // What the vehicle is inside at each of them: every region event before it, sent or not; after the
+        // locations that went ahead last, only the region events since them.
+        let known = aheadInside.flatMap { $0.through < first.seq ? $0 : nil }
+        var working = known?.inside ?? []
         var regions: [EventLine] = []
-        try? spool.forEach(through: newest.seq, kinds: [.region]) { event in
+        try? spool.forEach(from: (known?.through ?? 0) + 1, through: newest.seq, kinds: [.region]) { event in
             if let line = try? EventLine(event.line) { regions.append(line) }
         }
-        var working: [String] = []
         var next = regions.startIndex
         var messages: [MQTTClient.Message] = []
+        var seqs: [UInt64] = []
         for location in locations {
             guard let line = try? EventLine(location.line) else { continue }
             while next < regions.endIndex, regions[next].seq < location.seq {
@@ -117,16 +125,19 @@ public final class OwnTracksTransport: UplinkTransport {
             }
             guard let publication = OwnTracksMessage.publication(for: line, tid: tid, inside: working) else { continue }
             messages.append(MQTTClient.Message(topic: topic, payload: publication.payload, retain: retain))
+            seqs.append(location.seq)
         }
+        aheadInside = (newest.seq, working)
         let publication = client.publish(messages, timeout: timeout)
         let bytes = messages.prefix(publication.published).reduce(0) {
             $0 + $1.payload.count + $1.topic.utf8.count + 11
         }
+        // A message published may be held by the broker, acknowledged or not: nothing older is retained over it.
+        if publication.published > 0 { newestRetained = max(newestRetained, seqs[publication.published - 1]) }
         guard publication.acknowledged == messages.count else {
             let problem = publication.problem ?? "not acknowledged"
             return UplinkAttempt(sent: 0, answer: .temporary(reason: problem, retryAfter: nil), wireBytes: bytes)
         }
-        newestRetained = max(newestRetained, newest.seq)
         return UplinkAttempt(sent: locations.count, answer: .confirmed, wireBytes: bytes)
     }
 
