@@ -30,11 +30,14 @@ public enum ProcessResources {
         }.count
     }
 
-    /// A /proc file read to its end: its size says 0, and one read returns only the first page.
+    /// A /proc file read to its end: its size says 0, and one read returns only the first page. Empty when it
+    /// cannot be read: a thread that ended between the listing and the read gives ESRCH, which
+    /// `readDataToEndOfFile()` would turn into a crash of the whole test process.
     public static func readProcFile(_ path: String) -> String {
         guard let handle = FileHandle(forReadingAtPath: path) else { return "" }
         defer { try? handle.close() }
-        return String(decoding: handle.readDataToEndOfFile(), as: UTF8.self)
+        guard let data = try? handle.readToEnd() else { return "" }
+        return String(decoding: data, as: UTF8.self)
     }
 
     /// The file `file` of this process's thread named `name` under /proc/self/task, nil when there is none.
