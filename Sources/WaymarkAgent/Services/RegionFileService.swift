@@ -3,11 +3,12 @@ import ServiceLifecycle
 import Synchronization
 import WaymarkCore
 
-/// Watches `[regions] file`: loads it at start and whenever it changes (checked every second), and hands
-/// each good version to the location service. A file with problems, or one that exists but cannot be read, is
-/// rejected with one log line per problem, and the last good set stays monitored; the location service raises
-/// `region_file_rejected` until a version loads. A missing file is a warning only (there may be no regions yet). Without a file it stays asleep (a parked agent saving
-/// power must not wake every second for nothing); a reload that names one loads it at once.
+/// Watches `[regions] file`: loads it at start and whenever it changes and settles (checked every second; see
+/// ``RegionFileWatch``), and hands each good version to the location service. A file with problems, or one that
+/// exists but cannot be read, is rejected with one log line per problem, and the last good set stays monitored;
+/// the location service raises `region_file_rejected` until a version loads. A missing file is a warning only
+/// (there may be no regions yet). Without a file it stays asleep (a parked agent saving power must not wake every
+/// second for nothing); a reload that names one loads it at once.
 final class RegionFileService: Service, Sendable {
     static let pollInterval = Duration.seconds(1)
 
@@ -23,11 +24,7 @@ final class RegionFileService: Service, Sendable {
 
     private struct Watched {
         var source: RegionSource?
-        /// The version last looked at, good or not: it is not loaded again until it changes.
-        var version: RegionSource.Version?
-        /// Why the file could not be read, as last said; said again only when the reason changes (a missing file
-        /// that becomes a link loop is news).
-        var unreadableReported: String?
+        var watch = RegionFileWatch()
     }
 
     init(settings: RegionsSettings, locationService: LocationService, logger: Logger) {
@@ -68,49 +65,23 @@ final class RegionFileService: Service, Sendable {
         }
     }
 
-    /// What a look at the file calls for.
-    private enum Look {
-        case nothing
-        case load(RegionSource)
-        /// The file exists but cannot be read (its `reason`), said once until it can be read again.
-        case unreadable(RegionSource, reason: String)
-    }
-
-    /// Loads the file when it is new or changed since the last look.
+    /// Loads the file when it is new, or changed and settled since the last look (``RegionFileWatch``).
     func check() {
-        let look = watched.withLock { watched -> Look in
-            guard let source = watched.source else { return .nothing }
-            let version: RegionSource.Version
-            switch source.version() {
-            case .success(let current):
-                version = current
-            case .failure(let unreadable):
-                // Once, until it can be read again: a missing file is a warning (there may be no regions yet),
-                // one that exists but cannot be read an error and an alarm, as a rejected one.
-                defer {
-                    watched.unreadableReported = unreadable.reason
-                    watched.version = nil
-                }
-                guard watched.unreadableReported != unreadable.reason else { return .nothing }
-                guard !unreadable.missing else {
-                    logger.warning("\(source.path): \(unreadable.reason); \(self.kept)")
-                    return .nothing
-                }
-                return .unreadable(source, reason: unreadable.reason)
-            }
-            watched.unreadableReported = nil
-            guard version != watched.version else { return .nothing }
-            watched.version = version
-            return .load(source)
+        let (action, source) = watched.withLock { watched -> (RegionFileWatch.Action, RegionSource?) in
+            guard let source = watched.source else { return (.nothing, nil) }
+            return (watched.watch.look(source.version()), source)
         }
-        switch look {
+        guard let source else { return }
+        switch action {
         case .nothing:
             return
-        case .unreadable(let source, let reason):
+        case .missing(let reason):
+            logger.warning("\(source.path): \(reason); \(kept)")
+        case .unreadable(let reason):
             let line = "\(source.path): \(reason)"
             logger.error("\(line); \(kept)")
             locationService.regionFile(.rejected(source.path, problems: [line]))
-        case .load(let source):
+        case .load:
             switch source.load() {
             case .success(let loaded):
                 logger.info("\(source.path): \(loaded.count) regions loaded")
