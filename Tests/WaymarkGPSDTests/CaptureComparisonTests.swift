@@ -31,8 +31,8 @@ struct CaptureComparisonTests {
     }
 
     @Test(
-        "replay with the builtin decoder: the same updates as with gps_unpack",
-        arguments: comparedLogs + BadInputTests.garbageLogs
+        "replay with the builtin decoder: the same updates as with gps_unpack, on every fixture capture",
+        arguments: Fixtures.gpsdLogsWithCapture()
     )
     func builtinDecoder(log: String) throws {
         let path = Fixtures.gpsdLog(log + ".chk")
