@@ -81,6 +81,7 @@ let package = Package(
                 "WaymarkAgent",
                 "WaymarkBluetooth",
                 "WaymarkCore",
+                "WaymarkFormats",
                 "WaymarkGPSD",
                 "WaymarkUplink",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
