@@ -12,6 +12,7 @@ let package = Package(
         .executable(name: "waymark", targets: ["waymark"]),
         .library(name: "WaymarkFormats", targets: ["WaymarkFormats"]),
         .library(name: "WaymarkCore", targets: ["WaymarkCore"]),
+        .library(name: "WaymarkGPX", targets: ["WaymarkGPX"]),
         .library(name: "WaymarkGPSD", targets: ["WaymarkGPSD"]),
         .library(name: "WaymarkStore", targets: ["WaymarkStore"]),
         .library(name: "WaymarkUplink", targets: ["WaymarkUplink"]),
@@ -29,7 +30,7 @@ let package = Package(
             pkgConfig: "libgps",
             providers: [.apt(["libgps-dev"])]
         ),
-        // General-purpose readers of text formats (TOML, JSON, XML): no domain types, no I/O.
+        // General-purpose readers and writers of text formats (TOML, JSON, XML): no domain types, no I/O.
         .target(name: "WaymarkFormats"),
         // The magnetic model's official coefficient file is compiled in as text (WMM2025+Coefficients.swift).
         .target(
@@ -37,13 +38,9 @@ let package = Package(
             dependencies: ["WaymarkFormats"],
             exclude: ["Magnetism/WMM2025.COF", "Magnetism/README.md"]
         ),
-        .target(
-            name: "WaymarkGPSD",
-            dependencies: [
-                "CLibGPS", "WaymarkCore", "WaymarkFormats",
-                "CLinux",
-            ]
-        ),
+        // GPX 1.0/1.1 documents as Core's values, read (for replay) and written (trip tracks, exports): no I/O.
+        .target(name: "WaymarkGPX", dependencies: ["WaymarkCore", "WaymarkFormats"]),
+        .target(name: "WaymarkGPSD", dependencies: ["CLibGPS", "CLinux", "WaymarkCore", "WaymarkGPX"]),
         .systemLibrary(
             name: "CSQLite",
             pkgConfig: "sqlite3",
@@ -55,7 +52,10 @@ let package = Package(
         .target(name: "CUplink"),
         // Linux calls the Glibc module leaves out (renameat2); declarations only, nothing to link.
         .systemLibrary(name: "CLinux"),
-        .target(name: "WaymarkUplink", dependencies: ["CUplink", "WaymarkCore", "WaymarkFormats", "WaymarkStore"]),
+        .target(
+            name: "WaymarkUplink",
+            dependencies: ["CUplink", "WaymarkCore", "WaymarkFormats", "WaymarkGPX", "WaymarkStore"]
+        ),
         // D-Bus for the beacon source: built on the header of Debian's libsystemd-dev (sd-bus), the library
         // loaded with dlopen when beacons are enabled, not linked (Sources/CBlueZ).
         .target(name: "CBlueZ"),
@@ -81,6 +81,7 @@ let package = Package(
                 "WaymarkAgent",
                 "WaymarkBluetooth",
                 "WaymarkCore",
+                "WaymarkFormats",
                 "WaymarkGPSD",
                 "WaymarkUplink",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -99,13 +100,32 @@ let package = Package(
         ),
         .testTarget(name: "WaymarkFormatsTests", dependencies: ["WaymarkFormats", "WaymarkTestSupport"]),
         .testTarget(name: "WaymarkCoreTests", dependencies: ["WaymarkCore", "WaymarkTestSupport", "PlacesOracle"]),
-        .testTarget(name: "WaymarkGPSDTests", dependencies: ["WaymarkGPSD", "WaymarkCore", "WaymarkTestSupport"]),
-        .testTarget(name: "WaymarkStoreTests", dependencies: ["WaymarkStore", "WaymarkTestSupport"]),
-        .testTarget(name: "WaymarkUplinkTests", dependencies: ["WaymarkUplink", "WaymarkStore", "WaymarkTestSupport"]),
-        .testTarget(name: "WaymarkBluetoothTests", dependencies: ["WaymarkBluetooth", "WaymarkTestSupport"]),
+        .testTarget(name: "WaymarkGPXTests", dependencies: ["WaymarkGPX", "WaymarkCore", "WaymarkTestSupport"]),
+        .testTarget(
+            name: "WaymarkGPSDTests",
+            dependencies: ["WaymarkGPSD", "WaymarkCore", "WaymarkGPX", "WaymarkTestSupport"]
+        ),
+        .testTarget(name: "WaymarkStoreTests", dependencies: ["WaymarkStore", "WaymarkCore", "WaymarkTestSupport"]),
+        .testTarget(
+            name: "WaymarkUplinkTests",
+            dependencies: ["WaymarkUplink", "WaymarkCore", "WaymarkGPX", "WaymarkStore", "WaymarkTestSupport"]
+        ),
+        .testTarget(
+            name: "WaymarkBluetoothTests",
+            dependencies: ["WaymarkBluetooth", "WaymarkCore", "WaymarkTestSupport"]
+        ),
         .testTarget(
             name: "WaymarkAgentTests",
-            dependencies: ["WaymarkAgent", "WaymarkGPSD", "WaymarkStore", "WaymarkTestSupport"]
+            dependencies: [
+                "WaymarkAgent",
+                "WaymarkCore",
+                "WaymarkFormats",
+                "WaymarkGPSD",
+                "WaymarkStore",
+                "WaymarkUplink",
+                "WaymarkTestSupport",
+                .product(name: "Logging", package: "swift-log"),
+            ]
         ),
         .testTarget(
             name: "waymarkTests",

@@ -35,22 +35,31 @@ extension Waymark.Geo {
         @Flag(help: "Print where the places come from and their licence, and exit.")
         var about = false
 
-        // Negative coordinates look like options to the parser: take every input and parse it here.
+        // Negative coordinates look like options to the parser: take every input and check it in validate().
         @Argument(parsing: .allUnrecognized, help: ArgumentHelp("The point in degrees.", valueName: "lat lon"))
         var coordinates: [String] = []
+
+        /// LAT LON, checked by `validate()`.
+        private var point: Waymark.Geo.Checked<Coordinate>?
+
+        private enum CodingKeys: CodingKey {
+            case config, file, json, about, coordinates
+        }
+
+        mutating func validate() {
+            let coordinates = coordinates
+            point = Waymark.Geo.Checked { () throws(Waymark.Geo.CoordinateError) in
+                let degrees = try Waymark.Geo.degrees(coordinates, names: ["LAT", "LON"])
+                return Coordinate(latitude: degrees[0], longitude: degrees[1])
+            }
+        }
 
         func run() throws {
             if about {
                 print(Self.about)
                 return
             }
-            let point: Coordinate
-            do {
-                point = try Self.parse(coordinates.first == "--" ? Array(coordinates.dropFirst()) : coordinates)
-            } catch {
-                printError("waymark geo place: \(error.message)")
-                throw ExitCode(2)
-            }
+            let point = try Waymark.Geo.value(point, command: "place")
             let configuration = try CommonOptions.parse(config.map { ["--config", $0] } ?? []).loadConfiguration()
             let path = file ?? configuration.places.file
             let gazetteer: Gazetteer
@@ -63,32 +72,6 @@ extension Waymark.Geo {
             let (answer, problems) = Agent.place(at: point, gazetteer: gazetteer, configuration: configuration)
             for problem in problems { printError("waymark geo place: \(problem)") }
             print(json ? answer.json : Self.text(answer))
-        }
-
-        /// LAT LON as a coordinate, or the first problem found, naming the argument.
-        static func parse(_ arguments: [String]) throws(Waymark.Geo.CoordinateError) -> Coordinate {
-            guard arguments.count == 2 else {
-                throw Waymark.Geo.CoordinateError(
-                    message: "expected 2 numbers, LAT LON, got \(arguments.count): " + arguments.joined(separator: " ")
-                )
-            }
-            var values: [Double] = []
-            for (name, text) in zip(["LAT", "LON"], arguments) {
-                let limit = name == "LAT" ? 90.0 : 360.0
-                guard let value = Double(text), value.isFinite else {
-                    throw Waymark.Geo.CoordinateError(
-                        message: "\(name) \(text): not a number; expected decimal degrees"
-                    )
-                }
-                guard abs(value) <= limit else {
-                    let kind = name == "LAT" ? "latitude" : "longitude"
-                    throw Waymark.Geo.CoordinateError(
-                        message: "\(name) \(text): must be a \(kind) from -\(Int(limit)) to \(Int(limit))"
-                    )
-                }
-                values.append(value)
-            }
-            return Coordinate(latitude: values[0], longitude: values[1])
         }
 
         /// The answer for a person, one line.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WaymarkCore
+import WaymarkGPX
 import WaymarkTestSupport
 import WaymarkUplink
 

@@ -1,3 +1,5 @@
+import WaymarkFormats
+
 /// Writes events as JSON Lines (docs/events.md, "Events"): one object per line, snake_case keys, absent fields
 /// left out (never `null` or `NaN`).
 ///
@@ -158,12 +160,6 @@ extension JSONObjectWriter {
             writer.number("distance", Self.rounded(place.distance, places: 3))
             writer.number("bearing", place.bearing.map { Self.rounded($0, places: 1) })
         }
-    }
-
-    public static func rounded(_ value: Double, places: Int) -> Double {
-        var scale = 1.0
-        for _ in 0..<places { scale *= 10 }
-        return (value * scale).rounded() / scale
     }
 
     fileprivate mutating func location(_ location: Location) {

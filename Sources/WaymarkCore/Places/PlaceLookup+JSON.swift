@@ -1,3 +1,5 @@
+import WaymarkFormats
+
 extension PlaceLookup {
     /// `waymark geo place --json`: one object, without a newline.
     ///

@@ -1,4 +1,5 @@
 import WaymarkCore
+import WaymarkGPX
 
 /// Replays the points of a GPX file as locations at the file's times, the way Xcode simulates a
 /// location from GPX. Unusable points are reported first, as rejections counted by their code (`no_time`,

@@ -1,4 +1,5 @@
 import WaymarkCore
+import WaymarkGPX
 
 /// A recorded drive played back through the same pipeline as a live connection, on a simulated clock.
 public protocol ReplaySource: AnyObject {

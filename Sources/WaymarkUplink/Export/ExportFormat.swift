@@ -1,5 +1,6 @@
 import WaymarkCore
 import WaymarkFormats
+import WaymarkGPX
 
 /// A file format an export of event lines is written in.
 public enum ExportFormat: String, CaseIterable, Hashable, Sendable {

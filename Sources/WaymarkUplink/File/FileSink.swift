@@ -1,4 +1,5 @@
 import WaymarkCore
+import WaymarkGPX
 import WaymarkStore
 
 /// The fleet-review logs (docs/spool-and-logs.md, "The spool, deferred batches and the fleet-review logs") under

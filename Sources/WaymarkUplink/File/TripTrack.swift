@@ -1,4 +1,5 @@
 import WaymarkCore
+import WaymarkGPX
 import WaymarkStore
 
 /// A trip's track for its GPX file: the trip's locations, split into segments where the fix was lost.

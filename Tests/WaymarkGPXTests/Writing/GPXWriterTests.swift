@@ -3,45 +3,7 @@ import Testing
 import WaymarkCore
 import WaymarkTestSupport
 
-@testable import WaymarkUplink
-
-/// Checks GPX documents against the official GPX 1.1 schema (`Tests/Fixtures/gpx-schema`) with `xmllint`
-/// (Debian's `libxml2-utils`), as a reader that validates would.
-enum GPXSchema {
-    static let path = Fixtures.packageRoot.appendingPathComponent("Tests/Fixtures/gpx-schema/gpx.xsd").path
-
-    /// xmllint's complaints about `document`, or nil when it is valid.
-    static func problems(in document: [UInt8]) throws -> String? {
-        let result = try xmllint(["--noout", "--nonet", "--schema", path], document)
-        return result.status == 0 ? nil : result.output
-    }
-
-    /// The value of an XPath 1.0 expression over `document`, as `xmllint --xpath` prints it.
-    static func evaluate(_ xpath: String, in document: [UInt8]) throws -> String {
-        let result = try xmllint(["--nonet", "--xpath", xpath], document)
-        #expect(result.status == 0, "xmllint --xpath \(xpath): \(result.output)")
-        // Newer xmllints end what they print with a line break.
-        return result.output.hasSuffix("\n") ? String(result.output.dropLast()) : result.output
-    }
-
-    private static func xmllint(_ arguments: [String], _ document: [UInt8]) throws -> (status: Int32, output: String) {
-        let directory = try Fixtures.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let file = directory.appendingPathComponent("track.gpx")
-        try Data(document).write(to: file)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/xmllint")
-        process.arguments = arguments + [file.path]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        while process.isRunning { usleep(1_000) }
-        process.waitUntilExit()
-        return (process.terminationStatus, text)
-    }
-}
+@testable import WaymarkGPX
 
 @Suite struct GPXWriterTests {
     static let t0 = Timestamp(iso8601: "2029-11-25T16:57:44.000Z")!
@@ -213,17 +175,5 @@ enum GPXSchema {
         #expect(lines[0].contains("<gpxtpx:speed>29.02</gpxtpx:speed><gpxtpx:course>0</gpxtpx:course>"))
         #expect(lines[1].contains("<extensions><gpxtpx:TrackPointExtension><gpxtpx:course>350</gpxtpx:course>"))
         #expect(!lines[2].contains("<extensions>") && !lines[2].contains("<ele>"))
-    }
-
-    @Test(arguments: [
-        (0.0, "0"), (-0.0, "0"), (12.0, "12"), (-12.5, "-12.5"), (49.026566667, "49.026566667"),
-        (0.0000001, "0.0000001"), (1e-10, "0"), (-1e-10, "0"), (0.9999999996, "1"), (-179.9999999996, "-180"),
-        (123_456_789.123456789, "123456789.123456791"), (1e15, "1000000000000000"),
-        (1.5e20, "150000000000000000000"), (-2.5e-5, "-0.000025"),
-    ])
-    func numbersArePlainDecimals(value: Double, text: String) {
-        var buffer: [UInt8] = []
-        PlainDecimal(value).append(to: &buffer)
-        #expect(String(decoding: buffer, as: UTF8.self) == text)
     }
 }

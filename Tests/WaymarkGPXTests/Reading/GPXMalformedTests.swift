@@ -1,5 +1,6 @@
 import Testing
-import WaymarkGPSD
+import WaymarkGPX
+import WaymarkTestSupport
 
 @Suite("Malformed XML is an error that names the file and the line")
 struct GPXMalformedTests {

@@ -1,6 +1,7 @@
 import Testing
 import WaymarkCore
-import WaymarkGPSD
+import WaymarkGPX
+import WaymarkTestSupport
 
 @Suite("Unusable GPX points are rejected with their line, the others kept")
 struct GPXRejectionTests {

@@ -31,7 +31,8 @@ public struct GPXError: Error, Hashable, Sendable, CustomStringConvertible {
     }
 
     public var code: Code
-    /// The path or name of the file, as given to ``GPXFile/read(contentsOf:)`` or ``GPXFile/parse(_:fileName:)``.
+    /// The path or name of the file, as given to ``GPXFile/parse(_:fileName:routeSpeed:)`` (or to
+    /// `GPXFile.read(contentsOf:)` of WaymarkGPSD, which reads the file).
     public var file: String
     /// The 1-based line the problem is on; for something never closed, the line where it was opened.
     public var line: Int?

@@ -1,6 +1,7 @@
 import Testing
 import WaymarkCore
-import WaymarkGPSD
+import WaymarkGPX
+import WaymarkTestSupport
 
 @Suite("GPX points become locations")
 struct GPXFileTests {

@@ -2,6 +2,8 @@ import Foundation
 import Testing
 import WaymarkCore
 import WaymarkGPSD
+import WaymarkGPX
+import WaymarkTestSupport
 
 @Suite("Reading GPX files from disk")
 struct GPXFileReadingTests {
@@ -19,7 +21,7 @@ struct GPXFileReadingTests {
 
         let file = try withTemporaryFile(text) { path in try GPXFile.read(contentsOf: path) }
 
-        #expect(file == (try GPXTestDocument.parse(text)))
+        #expect(file == (try GPXFile.parse(Array(text.utf8), fileName: "test.gpx")))
         #expect(file.locations.count == 1)
     }
 

@@ -1,3 +1,5 @@
+import WaymarkGPX
+
 extension GPXFile {
     /// Reads and parses the GPX file at `path`.
     ///

@@ -1,7 +1,7 @@
 import Testing
 import WaymarkTestSupport
 
-@testable import WaymarkGPSD
+@testable import WaymarkGPX
 
 @Suite("GPX decimals convert exactly as the standard library does")
 struct GPXValueTests {

@@ -1,7 +1,5 @@
-import WaymarkFormats
-
 /// Appends one JSON object, and a newline, to a caller's byte buffer, member by member: events, places, the
-/// status file. Keys are literals; absent members are left out.
+/// status file, MQTT payloads. Keys are literals; absent members are left out.
 public struct JSONObjectWriter {
     private var buffer: [UInt8] = []
     private var isFirst = true
@@ -90,11 +88,18 @@ public struct JSONObjectWriter {
         buffer.append(UInt8(ascii: "]"))
     }
 
-    public mutating func timestamp(_ key: StaticString, _ value: Timestamp) {
+    /// A member whose value `appendValue` writes as JSON text itself: a timestamp (`WaymarkCore` writes
+    /// `timestamp(_:_:)` with it), a number with a fixed count of decimals. The text must be one JSON value.
+    public mutating func member(_ key: StaticString, appending appendValue: (inout [UInt8]) -> Void) {
         self.key(key)
-        buffer.append(UInt8(ascii: "\""))
-        value.appendISO8601(to: &buffer)
-        buffer.append(UInt8(ascii: "\""))
+        appendValue(&buffer)
+    }
+
+    /// `value` rounded to `places` decimals (half away from zero), for a number written with ``number(_:_:)``.
+    public static func rounded(_ value: Double, places: Int) -> Double {
+        var scale = 1.0
+        for _ in 0..<places { scale *= 10 }
+        return (value * scale).rounded() / scale
     }
 
     /// An object written by a writer of its own into this one's buffer, swapped in and out.
