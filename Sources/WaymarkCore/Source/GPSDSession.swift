@@ -132,7 +132,7 @@ public struct GPSDSession: Sendable {
         var started: MonotonicInstant
     }
 
-    public private(set) var configuration: Configuration
+    private var configuration: Configuration
     private var state = State.disconnected
     private var backoff: Backoff
     private var batch: Batch?

@@ -4,7 +4,7 @@ import WaymarkCore
 
 /// Where a connection's thread hands its batches of updates.
 enum Handover {
-    /// A stream, for a consumer on another thread: a burst of messages is awaited (``ConnectionWorker``'s
+    /// A stream, for a consumer on another thread: a burst of messages is awaited (``GPSDSession``'s
     /// coalescing) so that it wakes that thread once, and batches wait in the stream's buffer, dropped and
     /// counted when it is full.
     case stream(AsyncStream<[SourceUpdate]>.Continuation)
@@ -38,7 +38,8 @@ struct ConnectionWorker {
         session = GPSDSession(configuration: Self.sessionConfiguration(configuration, handover))
     }
 
-    /// Inline, nothing is awaited: the consumer costs no wake-up, and waiting would cost one.
+    /// What the session decides with: these settings, and coalescing for a stream only (inline, the consumer
+    /// costs no wake-up, and waiting for the rest of a burst would cost one).
     private static func sessionConfiguration(
         _ configuration: GPSDConnection.Configuration,
         _ handover: Handover
