@@ -10,7 +10,7 @@ struct ReconnectTests {
     func noGPSD() async throws {
         let port = try GPSDTestServer.freePort()
         let connection = GPSDConnection(
-            .init(port: port, reconnectMinimum: .milliseconds(100), reconnectMaximum: .milliseconds(800))
+            .init(port: port, reconnectMinimum: .milliseconds(10), reconnectMaximum: .milliseconds(80))
         )
         let delays = try await withTimeout(seconds: 20, "four connection attempts") {
             var delays: [Duration] = []
@@ -23,8 +23,9 @@ struct ReconnectTests {
             }
             return delays
         }
-        // Nominal 100, 200, 400, 800, 800 ms, each shortened by at most 20 % jitter.
-        let nominal: [Double] = [0.1, 0.2, 0.4, 0.8, 0.8]
+        // Nominal 10, 20, 40, 80, 80 ms, each shortened by at most 20 % jitter (GPSDSessionTests hold the delays
+        // to their values; here they are the ones the thread waits and reports).
+        let nominal: [Double] = [0.01, 0.02, 0.04, 0.08, 0.08]
         for (delay, expected) in zip(delays, nominal) {
             #expect(delay.secondsValue <= expected + 1e-9 && delay.secondsValue >= expected * 0.8 - 1e-9)
         }
@@ -50,7 +51,7 @@ struct ReconnectTests {
         }
         while !GPSDTestServer.canConnect(port: port) { try await Task.sleep(for: .milliseconds(20)) }
         let connection = GPSDConnection(
-            .init(port: port, reconnectMinimum: .milliseconds(100), reconnectMaximum: .milliseconds(400))
+            .init(port: port, reconnectMinimum: .milliseconds(20), reconnectMaximum: .milliseconds(80))
         )
         let outages = try await withTimeout(seconds: 20, "three attempts at a server that is not gpsd") {
             var outages: [(reason: String, retryIn: Duration?)] = []
@@ -114,9 +115,7 @@ struct ReconnectTests {
             try await whileConnected(threadName)
             withExtendedLifetime(iterator) {}
         }
-        try await Task.sleep(for: .milliseconds(800))
-        #expect(ProcessResources.threads(named: threadName) == 0)
-        #expect(ProcessResources.sockets(toPort: port) == 0)
+        try await Self.waitForEnd(of: threadName, port: port)
     }
 
     @Test("with the default backoff, locations are back within 2 s of gpsd")
@@ -182,7 +181,17 @@ struct ReconnectTests {
             }
         }
         // The stream is gone: the thread stops and closes its socket.
-        try await Task.sleep(for: .milliseconds(600))
+        try await Self.waitForEnd(of: threadName, port: port)
+    }
+
+    /// Expects the connection's thread to end and its socket to close within 800 ms, looking every 20 ms.
+    private static func waitForEnd(of threadName: String, port: Int) async throws {
+        let deadline = ContinuousClock.now + .milliseconds(800)
+        while ProcessResources.threads(named: threadName) != 0 || ProcessResources.sockets(toPort: port) != 0,
+            ContinuousClock.now < deadline
+        {
+            try await Task.sleep(for: .milliseconds(20))
+        }
         #expect(ProcessResources.threads(named: threadName) == 0)
         #expect(ProcessResources.sockets(toPort: port) == 0)
     }

@@ -4,7 +4,7 @@ import WaymarkCore
 
 /// Where a connection's thread hands its batches of updates.
 enum Handover {
-    /// A stream, for a consumer on another thread: a burst of messages is awaited (``ConnectionWorker``'s
+    /// A stream, for a consumer on another thread: a burst of messages is awaited (``GPSDSession``'s
     /// coalescing) so that it wakes that thread once, and batches wait in the stream's buffer, dropped and
     /// counted when it is full.
     case stream(AsyncStream<[SourceUpdate]>.Continuation)
@@ -15,55 +15,56 @@ enum Handover {
     case inline(@Sendable ([SourceUpdate]) -> Void)
 }
 
-/// The loop on a connection's dedicated thread: connect, watch, read, map, reconnect.
+/// The loop on a connection's dedicated thread: connect, watch, read, map, reconnect. It does the I/O; a
+/// ``GPSDSession`` decides.
 struct ConnectionWorker {
     private var configuration: GPSDConnection.Configuration
     private let control: WorkerControl
     private let handover: Handover
+    private var session: GPSDSession
     /// Updates read since the last hand-over: one array per burst of messages, not one element per message,
     /// keeps the hand-overs few.
     private var batch: [SourceUpdate] = []
     private let data = GPSDData()
-    private var backoff: Backoff
     private var random = SystemRandomNumberGenerator()
     private var overflowed = 0
-    /// Lines that are not gpsd's JSON, before any that is, after which the peer is taken for something else.
-    private static let foreignLineLimit = 8
-    /// Most updates handed over at once while gpsd keeps sending.
-    private static let batchLimit = 256
-    /// Once a batch has started, how long to wait for more messages, and how old it may get: gpsd sends an
-    /// epoch as a burst of messages, and one hand-over per burst costs a fraction of one per message. Inline,
-    /// nothing is awaited: the consumer costs no wake-up, and waiting would cost one.
-    private let coalescing: Duration
-    private static let batchAgeLimit: Duration = .milliseconds(20)
-    private var batchStarted = MonotonicInstant.zero
-    /// Whether the system clock is synchronized, read at most once per ``clockCheckInterval``.
+    /// Whether the system clock is synchronized, read again when ``session`` says.
     private var clockSynchronized = false
-    private var clockCheckedAt: MonotonicInstant?
-    private static let clockCheckInterval: Duration = .seconds(1)
-    /// After the watch is stopped, how long messages already sent are still read (gpsd's reply, the
-    /// epoch in flight) before the thread sleeps.
-    private static let unwatchDrain: Duration = .milliseconds(250)
-    /// While not watching, how often the thread looks whether gpsd closed the connection.
-    private static let unwatchedCheckInterval: Duration = .seconds(30)
 
     init(control: WorkerControl, handover: Handover) {
         self.control = control
         self.handover = handover
-        if case .inline = handover { coalescing = .zero } else { coalescing = .milliseconds(2) }
         configuration = control.currentConfiguration()
-        backoff = Backoff(minimum: configuration.reconnectMinimum, maximum: configuration.reconnectMaximum)
+        session = GPSDSession(configuration: Self.sessionConfiguration(configuration, handover))
+    }
+
+    /// What the session decides with: these settings, and coalescing for a stream only (inline, the consumer
+    /// costs no wake-up, and waiting for the rest of a burst would cost one).
+    private static func sessionConfiguration(
+        _ configuration: GPSDConnection.Configuration,
+        _ handover: Handover
+    ) -> GPSDSession.Configuration {
+        var coalescing = Duration.milliseconds(2)
+        if case .inline = handover { coalescing = .zero }
+        return .init(
+            reconnectMinimum: configuration.reconnectMinimum,
+            reconnectMaximum: configuration.reconnectMaximum,
+            coalescing: coalescing
+        )
     }
 
     mutating func run() {
         while !control.isStopped {
-            if control.hasChanged { adopt(control.currentConfiguration()) }
+            if control.hasChanged {
+                configuration = control.currentConfiguration()
+                session.reconfigure(Self.sessionConfiguration(configuration, handover))
+            }
             let reason: String
             let opened = "\(configuration.port)".withCString { port in
                 configuration.host.withCString { host in waymark_open(host, port, data.pointer) }
             }
             if opened == 0 {
-                reason = session()
+                reason = readUntilClosed()
                 gps_close(data.pointer)
             } else {
                 reason = String(cString: gps_errstr(opened))
@@ -71,16 +72,11 @@ struct ConnectionWorker {
             guard !control.isStopped else { return }
             // A new configuration ends the session on purpose: connect with it at once.
             guard !control.hasChanged else { continue }
-            let delay = backoff.nextDelay(using: &random)
+            let delay = session.closed(using: &random)
             emit(.unavailable(server: configuration.server, reason: reason, retryIn: delay))
             deliver()
             if control.sleep(for: delay) == .stopped { return }
         }
-    }
-
-    private mutating func adopt(_ new: GPSDConnection.Configuration) {
-        configuration = new
-        backoff = Backoff(minimum: new.reconnectMinimum, maximum: new.reconnectMaximum)
     }
 
     /// Sends `WATCH_ENABLE | WATCH_JSON` (for the configured device), or `WATCH_DISABLE`; true when sent.
@@ -93,62 +89,48 @@ struct ConnectionWorker {
         return sent == 0
     }
 
-    /// One connected session; returns why it ended.
+    /// One connection, read until it ends; returns why it ended.
     ///
     /// While the owner does not want the receiver watched (a paused agent saving power), the watch is
     /// stopped so gpsd can release the receiver, and the thread sleeps until asked to watch again, looking
-    /// every ``unwatchedCheckInterval`` whether gpsd closed the connection.
-    private mutating func session() -> String {
-        let device = configuration.device
+    /// now and then (as ``GPSDSession`` says) whether gpsd closed the connection.
+    private mutating func readUntilClosed() -> String {
         _ = control.takeWatchRequest()
-        var watching = control.wantsWatch
-        guard !watching || watch(true) else { return "gpsd refused the watch request" }
+        if case .send(let on) = session.opened(watching: control.wantsWatch), !watch(on) {
+            return "gpsd refused the watch request"
+        }
         guard waymark_set_nonblocking(data.pointer) == 0 else {
             return "cannot configure the connection: \(String(cString: strerror(errno)))"
         }
-        var drainUntil = MonotonicInstant.zero
-        var builder = SourceEventBuilder(device: device, epochs: .init(quietPeriod: configuration.epochQuietPeriod))
-        var announced = false
-        var foreignLines = 0
-        // Whether libgps held no line when last asked, with no read since: it holds none now either.
-        var drained = false
+        var builder = SourceEventBuilder(
+            device: configuration.device,
+            epochs: .init(quietPeriod: configuration.epochQuietPeriod)
+        )
         defer { for event in builder.finish() { emit(event) } }
         while !control.isStopped && !control.hasChanged {
-            if let wanted = control.takeWatchRequest(), wanted != watching {
-                watching = wanted
-                guard watch(wanted) else {
-                    return "sending the watch request failed: \(String(cString: strerror(errno)))"
-                }
-                if !wanted { drainUntil = SystemClocks.monotonic() + Self.unwatchDrain }
-            }
-            // Until gpsd sends or a change comes, but with updates pending only briefly for the rest of the burst
-            // (the batch is handed over once it ends), and the epoch's deadline at the latest.
             let now = SystemClocks.monotonic()
-            var wait: Duration?
-            func atMost(_ limit: Duration) { wait = max(.zero, min(wait ?? limit, limit)) }
-            if let deadline = builder.deadline { atMost(deadline - now) }
-            if !batch.isEmpty {
-                atMost(coalescing)
-                atMost(Self.batchAgeLimit - (now - batchStarted))
+            if let wanted = control.takeWatchRequest(), case .send(let on) = session.watchRequested(wanted, at: now),
+                !watch(on)
+            {
+                return "sending the watch request failed: \(String(cString: strerror(errno)))"
             }
-            if !watching && now < drainUntil { atMost(drainUntil - now) }
-            if !watching && batch.isEmpty && builder.deadline == nil && now >= drainUntil {
-                // Nothing expected: sleep until asked to watch, then look at the socket without waiting.
-                guard control.sleep(for: Self.unwatchedCheckInterval, wakingOnWatch: true) == .timedOut else {
-                    continue
-                }
-                wait = .zero
+            let poll: GPSDSession.Poll
+            switch session.nextWait(at: now, epochDeadline: builder.deadline) {
+            case .poll(let next):
+                poll = next
+            case .sleep(let duration, let next):
+                guard control.sleep(for: duration, wakingOnWatch: true) == .timedOut else { continue }
+                poll = next
             }
-            // A line libgps holds, or bytes on the socket, without waiting; else wait for either. With nothing read
-            // since libgps last held no line, the wait alone looks at the socket.
+            // A line libgps holds, or bytes on the socket, without waiting; else wait for either.
             var failed = false
             var ready = false
-            if !drained || wait == .zero {
+            if poll.peekFirst {
                 ready = waymark_waiting(data.pointer, 0, &failed)
-                drained = !ready && !failed
+                if !failed { session.peeked(lineWaiting: ready) }
             }
-            if !ready && !failed && wait != .zero {
-                ready = control.waitReadable(data.pointer.pointee.gps_fd, timeout: wait)
+            if !ready && !failed && poll.timeout != .zero {
+                ready = control.waitReadable(data.pointer.pointee.gps_fd, timeout: poll.timeout)
             }
             if failed { return "reading from gpsd failed: \(String(cString: strerror(errno)))" }
             guard ready else {
@@ -157,56 +139,36 @@ struct ConnectionWorker {
                 continue
             }
             let status = waymark_read(data.pointer, data.message.baseAddress, WAYMARK_MESSAGE_CAPACITY)
-            drained = false
             guard status >= 0 else {
-                let closed = errno == 0
-                if !announced && (foreignLines > 0 || closed) { return notGPSD(foreignLines) }
-                return closed ? "gpsd closed the connection" : String(cString: strerror(errno))
+                return session.readFailed(errno == 0 ? .closed : .error(String(cString: strerror(errno))))
             }
             guard status > 0 else {
                 // Only part of a line so far: hand over what is pending, then wait for more bytes (or a stop, or a
-                // reload: a stalled peer does not hold the thread), without spinning.
+                // reload) until the epoch's deadline.
                 for event in builder.flush(at: SystemClocks.monotonic()) { emit(event) }
                 deliver()
-                let untilDeadline = builder.deadline.map { max(.zero, $0 - SystemClocks.monotonic()) }
-                _ = control.waitReadable(data.pointer.pointee.gps_fd, timeout: untilDeadline)
+                let timeout = session.partialLineRead(at: SystemClocks.monotonic(), epochDeadline: builder.deadline)
+                _ = control.waitReadable(data.pointer.pointee.gps_fd, timeout: timeout)
                 continue
             }
             let message = data.decodeLastRead()
-            // Only gpsd's own protocol makes a connection: a web server on the port is not gpsd.
-            if !announced && message == .unparsable {
-                foreignLines += 1
-                if foreignLines >= Self.foreignLineLimit { return notGPSD(foreignLines) }
-                continue
-            }
-            if !announced {
-                announced = true
-                backoff.reset()
-                var release: String?
-                if case .version(let text) = message { release = text }
-                emit(.connected(server: configuration.server, release: release))
+            switch session.lineRead(message.sessionLine) {
+            case .skip: continue
+            case .close(let reason): return reason
+            case .announce(let release): emit(.connected(server: configuration.server, release: release))
+            case .handle: break
             }
             for event in builder.handle(message, at: SystemClocks.monotonic()) { emit(event) }
-            if batch.count >= Self.batchLimit || SystemClocks.monotonic() - batchStarted >= Self.batchAgeLimit {
-                deliver()
-            }
+            if session.lineHandled(at: SystemClocks.monotonic()) == .handOver { deliver() }
         }
         return "stopped"
-    }
-
-    private func notGPSD(_ lines: Int) -> String {
-        lines == 0
-            ? "the server closed the connection before speaking gpsd's protocol; check host and port"
-            : "the server does not speak gpsd's protocol (\(lines) lines that are not gpsd JSON); check host and port"
     }
 
     private mutating func emit(_ event: SourceEvent) {
         let wall = SystemClocks.wall()
         let monotonic = SystemClocks.monotonic()
-        if batch.isEmpty { batchStarted = monotonic }
-        if clockCheckedAt.map({ monotonic - $0 >= Self.clockCheckInterval }) ?? true {
+        if session.updateAdded(at: monotonic) == .checkClockAndAppend {
             clockSynchronized = SystemClocks.wallClockSynchronized()
-            clockCheckedAt = monotonic
         }
         batch.append(
             SourceUpdate(
@@ -222,7 +184,10 @@ struct ConnectionWorker {
     /// Hands the pending updates to the consumer.
     private mutating func deliver() {
         guard !batch.isEmpty else { return }
-        defer { batch.removeAll(keepingCapacity: true) }
+        defer {
+            batch.removeAll(keepingCapacity: true)
+            session.handedOver()
+        }
         switch handover {
         case .inline(let consumer): consumer(batch)
         case .stream(let continuation): yield(to: continuation)
@@ -244,6 +209,17 @@ struct ConnectionWorker {
         case .dropped(let dropped): overflowed += dropped.count - (overflowed > 0 ? 1 : 0)
         case .terminated: break
         @unknown default: break
+        }
+    }
+}
+
+extension GPSDMessage {
+    /// What the session makes of the line this message was decoded from.
+    fileprivate var sessionLine: GPSDSession.Line {
+        switch self {
+        case .unparsable: .foreign
+        case .version(let release): .gpsd(release: release)
+        default: .gpsd(release: nil)
         }
     }
 }
