@@ -23,24 +23,15 @@ public final class LocationService: Service, Sendable {
     private let notifier: SystemdNotifier?
     private let logger: Logger
     private let finalCounters = Mutex(Counters())
-    /// Settings from a reload, applied before the next batch.
-    private let pendingConfiguration = Mutex<Configuration?>(nil)
-    /// A region file loaded (or reloaded), monitored from the next batch on.
-    private let pendingRegions = Mutex<RegionSource.Loaded?>(nil)
-    /// What the region file service learnt since the last input, in order (the `region_file_rejected` alarm).
-    private let pendingRegionVerdicts = Mutex<[RegionFileVerdict]>([])
-    /// `waymark defer off` (false) or `on` (true), applied at once.
-    private let pendingDeferral = Mutex<Bool?>(nil)
-    /// `waymark status` asked for a fresh status file.
-    private let statusRequested = Mutex(false)
+    /// What the other services told the loop since its last step, in the order they told it.
+    private let inputs = Mutex<[Input]>([])
     /// Where the regions the vehicle is inside were saved before the spool kept them: read once, as the
     /// spool's start when it has none; and written when there is no spool.
     private let regionStates: RegionStateFile?
     /// Whether events go to the spool and its sinks.
     private let spooling: Bool
-    /// Wakes ``run()`` for a reload or a region file, which a paused agent may otherwise apply only at
-    /// its next probe.
-    private let wakeUp = Mutex<AsyncStream<Input>.Continuation?>(nil)
+    /// Wakes ``run()`` for an input, which a paused agent may otherwise apply only at its next probe.
+    private let wakeUp = Mutex<AsyncStream<Trigger>.Continuation?>(nil)
 
     /// - Parameters:
     ///   - regionStates: the region state file of earlier versions; nil reads and saves none.
@@ -73,50 +64,79 @@ public final class LocationService: Service, Sendable {
     /// Applies reloaded `[location]`, `[heading]` and `[regions]` settings from the next batch on; what the
     /// pipeline knows (the last delivery, the freshness reference, the last heading, region states) is kept.
     public func apply(_ configuration: Configuration) {
-        pendingConfiguration.withLock { $0 = configuration }
-        _ = wakeUp.withLock { $0?.yield(.pending) }
+        tell(.configuration(configuration))
     }
 
     /// Monitors a loaded region file from the next batch on.
     func apply(_ regions: RegionSource.Loaded) {
-        pendingRegions.withLock { $0 = regions }
-        _ = wakeUp.withLock { $0?.yield(.pending) }
+        tell(.regions(regions))
     }
 
     /// Tells the core what became of the region file (named, loaded, rejected) from the next input on.
     func regionFile(_ verdict: RegionFileVerdict) {
-        pendingRegionVerdicts.withLock { $0.append(verdict) }
-        _ = wakeUp.withLock { $0?.yield(.pending) }
+        tell(.regionFile(verdict))
     }
 
     /// Ends deferral (`waymark defer off`, SIGUSR1) or resumes it with the `[deferred]` thresholds
     /// (`waymark defer on`, SIGUSR2), until the next reload or restart.
     func setDeferral(enabled: Bool) {
-        pendingDeferral.withLock { $0 = enabled }
-        _ = wakeUp.withLock { $0?.yield(.pending) }
+        tell(.deferral(enabled: enabled))
     }
 
     /// Writes the status file at once, for `waymark status` (SIGWINCH).
     func requestStatus() {
-        statusRequested.withLock { $0 = true }
-        _ = wakeUp.withLock { $0?.yield(.pending) }
+        tell(.statusRequest)
     }
 
     /// The counters when ``run()`` returned.
     public var counters: Counters { finalCounters.withLock { $0 } }
 
-    /// What the loop takes in: a batch from a source, the core's deadline, settings or a request waiting, the stop.
+    /// What the other services tell the loop: queued in the order told, and applied in that order at its next
+    /// step, before what runs that step. A region file's verdict thus follows the regions it loaded.
     private enum Input: Sendable {
+        /// Reloaded `[location]`, `[heading]`, `[regions]` and the other settings.
+        case configuration(Configuration)
+        /// A region file loaded or reloaded: monitored from then on.
+        case regions(RegionSource.Loaded)
+        /// What became of the region file (named, loaded, rejected): the `region_file_rejected` alarm.
+        case regionFile(RegionFileVerdict)
+        /// `waymark defer off` (false) or `on` (true).
+        case deferral(enabled: Bool)
+        /// `waymark status` asks for a fresh status file.
+        case statusRequest
+    }
+
+    /// What runs one step of the loop: a batch from a source, the core's deadline, inputs or a network sink's
+    /// progress waiting, the stop.
+    private enum Trigger: Sendable {
         case batch([SourceUpdate])
         case beacons([BeaconUpdate])
         case deadline
-        /// A reload, a region file, a `defer` or `status` request, or a network sink's progress is waiting.
+        /// Inputs (``Input``), or a network sink's progress, are waiting.
         case pending
         /// Graceful shutdown.
         case stop
     }
 
-    /// What the loop keeps from one input to the next, behind one lock. gpsd's batches run on the connection's
+    /// Queues `input` for the loop's next step. Only the first input waiting wakes the loop: those told after it,
+    /// until the loop takes them, are taken with it.
+    private func tell(_ input: Input) {
+        let first = inputs.withLock { inputs in
+            inputs.append(input)
+            return inputs.count == 1
+        }
+        if first { _ = wakeUp.withLock { $0?.yield(.pending) } }
+    }
+
+    /// The inputs told since the last step, in order; none is left waiting.
+    private func takeInputs() -> [Input] {
+        inputs.withLock { inputs in
+            defer { inputs = [] }
+            return inputs
+        }
+    }
+
+    /// What the loop keeps from one step to the next, behind one lock. gpsd's batches run on the connection's
     /// thread that read them, so that a fix wakes no other thread; everything else runs on `waymark core`.
     private final class LoopState: @unchecked Sendable {
         private let lock = MonotonicCondition()
@@ -187,10 +207,10 @@ public final class LocationService: Service, Sendable {
         core.start(reports: reports, at: SystemClocks.wall(), now: SystemClocks.monotonic())
         let operations = OperationsOutput(configuration: configuration, now: SystemClocks.monotonic(), logger: logger)
         operations.update(&core, now: SystemClocks.monotonic(), wallClock: SystemClocks.wall())
-        let (inputs, continuation) = AsyncStream.makeStream(of: Input.self)
+        let (triggers, continuation) = AsyncStream.makeStream(of: Trigger.self)
         wakeUp.withLock { $0 = continuation }
         // What came before the loop could be woken (the region file, loaded before the first batch), at once.
-        if pendingRegionVerdicts.withLock({ !$0.isEmpty }) { continuation.yield(.pending) }
+        if inputs.withLock({ !$0.isEmpty }) { continuation.yield(.pending) }
         // Ready: the configuration is loaded, the spool open, and the connection's thread is about to make its
         // first attempt (gpsd may come later: that is a state, not a failed start). The watchdog runs from now on,
         // with or without input: a connection may give none for minutes.
@@ -206,17 +226,17 @@ public final class LocationService: Service, Sendable {
             guard let beaconBatches else { return }
             for await batch in beaconBatches { continuation.yield(.beacons(batch)) }
         }
-        // Graceful shutdown comes into the inputs as one more: a stream wrapped with `cancelOnGracefulShutdown()`
+        // Graceful shutdown comes into the triggers as one more: a stream wrapped with `cancelOnGracefulShutdown()`
         // passes every element through tasks of the global pool.
         await withGracefulShutdownHandler {
-            for await input in inputs {
-                if case .stop = input { break }
-                state.locked { step(input, state) }
+            for await trigger in triggers {
+                if case .stop = trigger { break }
+                state.locked { step(trigger, state) }
             }
         } onGracefulShutdown: {
             continuation.yield(.stop)
         }
-        // No input runs the loop from here on (a batch the connection reads meanwhile, an alarm already due), so
+        // Nothing runs the loop from here on (a batch the connection reads meanwhile, an alarm already due), so
         // nothing replaces the stopping line below.
         state.locked {
             state.stopped = true
@@ -239,34 +259,33 @@ public final class LocationService: Service, Sendable {
         logger.info("stopped", metadata: ["counters": "\(counters.summary)"])
     }
 
-    /// One input through the core; then the status file and the metrics, the commit, stdout, the receiver's
-    /// watch and the beacons' scanning, the service manager's pings, and the alarm for what comes next. With
-    /// `state`'s lock held, on whichever thread has the input.
-    private func step(_ input: Input, _ state: LoopState) {
+    /// The inputs waiting, then what triggered the step, through the core; then the status file and the metrics,
+    /// the commit, stdout, the receiver's watch and the beacons' scanning, the service manager's pings, and the
+    /// alarm for what comes next. With `state`'s lock held, on whichever thread has the trigger.
+    private func step(_ trigger: Trigger, _ state: LoopState) {
         guard !state.stopped else { return }
-        if let configuration = pendingConfiguration.withLock({ $0.take() }) {
-            state.core.apply(configuration, wallClock: SystemClocks.wall(), now: SystemClocks.monotonic())
+        var statusRequested = false
+        for input in takeInputs() {
+            switch input {
+            case .configuration(let configuration):
+                state.core.apply(configuration, wallClock: SystemClocks.wall(), now: SystemClocks.monotonic())
+            case .deferral(let enabled):
+                var settings = state.core.deferralSettings
+                settings.enabled = enabled
+                logger.notice(enabled ? "deferral resumed (waymark defer on)" : "deferral ended (waymark defer off)")
+                state.core.applyDeferral(settings, wallClock: SystemClocks.wall(), now: SystemClocks.monotonic())
+            case .regions(let regions):
+                var time = SystemClocks.wall()
+                if case .batch(let batch) = trigger, let first = batch.first { time = first.wallClock }
+                state.core.monitor(regions, at: time, now: SystemClocks.monotonic())
+                state.core.monitorBeacons(regions.beaconRegions, now: SystemClocks.monotonic())
+            case .regionFile(let verdict):
+                state.core.regionFile(verdict, now: SystemClocks.monotonic(), wallClock: SystemClocks.wall())
+            case .statusRequest:
+                statusRequested = true
+            }
         }
-        if let enabled = pendingDeferral.withLock({ $0.take() }) {
-            var settings = state.core.deferralSettings
-            settings.enabled = enabled
-            logger.notice(enabled ? "deferral resumed (waymark defer on)" : "deferral ended (waymark defer off)")
-            state.core.applyDeferral(settings, wallClock: SystemClocks.wall(), now: SystemClocks.monotonic())
-        }
-        if let regions = pendingRegions.withLock({ $0.take() }) {
-            var time = SystemClocks.wall()
-            if case .batch(let batch) = input, let first = batch.first { time = first.wallClock }
-            state.core.monitor(regions, at: time, now: SystemClocks.monotonic())
-            state.core.monitorBeacons(regions.beaconRegions, now: SystemClocks.monotonic())
-        }
-        let verdicts = pendingRegionVerdicts.withLock { verdicts in
-            defer { verdicts.removeAll() }
-            return verdicts
-        }
-        for verdict in verdicts {
-            state.core.regionFile(verdict, now: SystemClocks.monotonic(), wallClock: SystemClocks.wall())
-        }
-        switch input {
+        switch trigger {
         case .batch(let batch):
             for update in batch { state.core.process(update) }
         case .beacons(let batch):
@@ -286,15 +305,11 @@ public final class LocationService: Service, Sendable {
             }
         }
         // The status file and the metrics first: the events of their checks go with this commit.
-        let requested = statusRequested.withLock { requested in
-            defer { requested = false }
-            return requested
-        }
         state.operations.update(
             &state.core,
             now: SystemClocks.monotonic(),
             wallClock: SystemClocks.wall(),
-            requested: requested
+            requested: statusRequested
         )
         state.core.commit(now: SystemClocks.monotonic(), wallClock: SystemClocks.wall())
         sink.flush()
@@ -322,7 +337,7 @@ public final class LocationService: Service, Sendable {
         state.executor.setAlarm(at: .earliest(state.nextDeadline, state.reporter?.nextDeadline), action)
     }
 
-    /// The alarm went off: at the loop's deadline it runs the loop (``Input/deadline``); before it, at the
+    /// The alarm went off: at the loop's deadline it runs the loop (``Trigger/deadline``); before it, at the
     /// reporter's, it sends the ping or the held status line, and sets the alarm again. With `state`'s lock held.
     private func alarmRang(_ state: LoopState) {
         guard !state.stopped else { return }

@@ -15,16 +15,15 @@
 /// monotonic clock. Pure: the caller passes the clocks.
 public struct ActivityMonitor: Sendable {
     public private(set) var settings: ActivitySettings
-    /// The pause in force, if any.
-    public private(set) var pause: PauseReport?
     /// Probes started while paused, and those that ended without a decision.
     public private(set) var probes = 0
     public private(set) var probeTimeouts = 0
 
+    /// Active, or paused with its probes (``Phase``).
+    private var phase = Phase.active
     private var trip: TripRecorder?
+    /// Standing still, paused or not (``Phase`` says why it is not part of the phase).
     private var stay: Stay?
-    /// Consecutive usable fixes that show movement away from the stay.
-    private var departure: [Location] = []
     private var lastUsable: Location?
     private var lastUsableArrival: MonotonicInstant?
     /// When the monitor first heard from the source: the monotonic no-fix wait before any usable fix
@@ -36,9 +35,6 @@ public struct ActivityMonitor: Sendable {
     private var gapReference: Timestamp?
     /// Whether the current loss of fix has been acted on (a pause, or the end of the trip).
     private var fixLossHandled = false
-    private var probe: Probe?
-    /// A probe to schedule at the next call that knows the time (power saving turned on while paused).
-    private var probePending = false
 
     private struct Stay: Sendable {
         var anchor: Location
@@ -46,6 +42,8 @@ public struct ActivityMonitor: Sendable {
         var since: Timestamp
         var last: Timestamp
         var speeds = SpeedStatistics()
+        /// Consecutive usable fixes that show movement away from the anchor.
+        var departure: [Location] = []
 
         init(anchor: Location) {
             self.anchor = anchor
@@ -55,22 +53,16 @@ public struct ActivityMonitor: Sendable {
         }
     }
 
-    private enum Probe: Sendable {
-        case waiting(next: MonotonicInstant)
-        case running(started: MonotonicInstant, quietFixes: Int)
-    }
-
     public init(settings: ActivitySettings = .init()) { self.settings = settings }
 
-    public var isPaused: Bool { pause != nil }
+    /// The pause in force, if any.
+    public var pause: PauseReport? { phase.pause }
+
+    public var isPaused: Bool { phase.pause != nil }
 
     /// Whether the receiver should be watched now: always while active; while paused with power saving,
     /// only during a probe.
-    public var wantsWatch: Bool {
-        guard pause != nil, let probe else { return true }
-        if case .running = probe { return true }
-        return false
-    }
+    public var wantsWatch: Bool { phase.wantsWatch }
 
     /// Whether a trip is in progress.
     public var isOnTrip: Bool { trip != nil }
@@ -81,18 +73,13 @@ public struct ActivityMonitor: Sendable {
     /// The next instant at which ``advance(to:time:)`` has something to do: the no-fix pause, the start or
     /// the end of a probe.
     public var nextDeadline: MonotonicInstant? {
-        var deadline: MonotonicInstant?
-        if pause == nil, !fixLossHandled, let reference = lastUsableArrival ?? started {
-            deadline = reference + settings.noFixPauseAfter
+        switch phase {
+        case .active:
+            guard !fixLossHandled, let reference = lastUsableArrival ?? started else { return nil }
+            return reference + settings.noFixPauseAfter
+        case .paused(_, let probe):
+            return probe.deadline(settings)
         }
-        switch probe {
-        case .waiting(let next): deadline = min(deadline ?? next, next)
-        case .running(let started, _):
-            let end = started + settings.probeTimeout
-            deadline = min(deadline ?? end, end)
-        case nil: break
-        }
-        return deadline
     }
 
     /// A fix that passed the freshness check. `usable` is false when it was held back as inaccurate; fixes
@@ -108,7 +95,7 @@ public struct ActivityMonitor: Sendable {
         lastUsableArrival = arrival
         gapReference = fix.time
         fixLossHandled = false
-        if probePending { scheduleProbe(after: arrival) }
+        scheduleProbeIfPending(after: arrival)
         guard let current = stay else {
             trip?.travel(to: fix)
             // The first fix, or one slow enough to be standing: a stay may begin here.
@@ -116,21 +103,15 @@ public struct ActivityMonitor: Sendable {
             return events
         }
         if showsMovement(fix, from: current.anchor) {
-            departure.append(fix)
-            if case .running(let started, _) = probe { probe = .running(started: started, quietFixes: 0) }
-            if isConfirmed(departure) { depart(at: fix, into: &events) }
+            stay?.departure.append(fix)
+            phase.probe { $0.sawMovement() }
+            if isConfirmed(stay?.departure ?? []) { depart(at: fix, into: &events) }
             return events
         }
-        departure.removeAll()
+        stay?.departure.removeAll()
         stay?.last = fix.time
         stay?.speeds.add(fix.speed)
-        if case .running(let started, let quiet) = probe {
-            // Enough quiet fixes: the vehicle still stands; sleep until the next probe.
-            probe =
-                quiet + 1 >= ActivitySettings.confirmingFixes
-                ? .waiting(next: max(started + settings.probeInterval, arrival))
-                : .running(started: started, quietFixes: quiet + 1)
-        }
+        phase.probe { [settings] in $0.sawQuietFix(arrival: arrival, settings) }
         if fix.time.duration(since: current.since) >= settings.pauseAfter {
             stoodLongEnough(at: fix, arrival: arrival, into: &events)
         }
@@ -150,20 +131,21 @@ public struct ActivityMonitor: Sendable {
     public mutating func advance(to now: MonotonicInstant, time: Timestamp) -> [Event] {
         var events: [Event] = []
         started = started ?? now
-        if probePending { scheduleProbe(after: now) }
-        if pause == nil, !fixLossHandled, let reference = lastUsableArrival ?? started,
+        scheduleProbeIfPending(after: now)
+        if case .active = phase, !fixLossHandled, let reference = lastUsableArrival ?? started,
             now - reference >= settings.noFixPauseAfter
         {
             let stamp = lastUsable?.time.advanced(by: settings.noFixPauseAfter) ?? time
             loseFix(stamp: stamp, now: now, probing: false, into: &events)
         }
+        guard case .paused(let pause, let probe) = phase else { return events }
         switch probe {
         case .waiting(let next) where now >= next:
             probes += 1
-            probe = .running(started: now, quietFixes: 0)
+            phase = .paused(pause, probe: .running(started: now, quietFixes: 0))
         case .running(let started, _) where now - started >= settings.probeTimeout:
             probeTimeouts += 1
-            probe = .waiting(next: max(started + settings.probeInterval, now))
+            phase = .paused(pause, probe: .waiting(next: max(started + settings.probeInterval, now)))
         default:
             break
         }
@@ -221,8 +203,8 @@ public struct ActivityMonitor: Sendable {
 
     /// The vehicle left its stay: the trip starts (or goes on after a short stop), and a pause ends.
     private mutating func depart(at fix: Location, into events: inout [Event]) {
-        guard let current = stay, let first = departure.first else { return }
-        if trip == nil, pause?.reason == .noFix {
+        guard let current = stay, let first = current.departure.first else { return }
+        if trip == nil, phase.pause?.reason == .noFix {
             // Where the vehicle went while no fix came is unknown: the trip starts at its first fix seen moving.
             trip = TripRecorder(start: first.time, at: first.coordinate, last: first)
         } else if trip == nil {
@@ -230,17 +212,15 @@ public struct ActivityMonitor: Sendable {
         } else {
             trip?.stopped(for: first.time.duration(since: current.since), speeds: current.speeds)
         }
-        for step in departure { trip?.travel(to: step) }
-        if let pause {
+        for step in current.departure { trip?.travel(to: step) }
+        if let pause = phase.pause {
             let reason: ResumeReport.Reason = isOutside(fix, from: current.anchor) ? .displacement : .speed
             let distance = pause.position.map { Geodesic.distance(from: $0, to: fix.coordinate) }
             let report = ResumeReport(reason: reason, position: fix.coordinate, distance: distance)
             events.append(Event(time: fix.time, kind: .resume(report)))
-            self.pause = nil
-            probe = nil
+            phase = .active
         }
         stay = nil
-        departure.removeAll()
     }
 
     /// The vehicle has stood still for `pause_after`: the trip ends where it stopped, and updates pause.
@@ -251,11 +231,10 @@ public struct ActivityMonitor: Sendable {
             events.append(Event(time: current.since, kind: .trip(summary)))
             self.trip = nil
         }
-        guard settings.pausesAutomatically, pause == nil else { return }
+        guard settings.pausesAutomatically, case .active = phase else { return }
         let report = PauseReport(reason: .stationary, position: current.anchor.coordinate, since: current.since)
         events.append(Event(time: fix.time, kind: .pause(report)))
-        pause = report
-        scheduleProbe(after: arrival)
+        phase = .paused(report, probe: .scheduled(after: arrival, settings))
     }
 
     // MARK: - Loss of fix
@@ -267,7 +246,7 @@ public struct ActivityMonitor: Sendable {
             gapReference = time
             return
         }
-        guard pause == nil, !fixLossHandled, time.duration(since: reference) >= settings.noFixPauseAfter else {
+        guard case .active = phase, !fixLossHandled, time.duration(since: reference) >= settings.noFixPauseAfter else {
             return
         }
         // Reports arrive again, so the receiver is probed at once with them rather than left unwatched.
@@ -288,16 +267,15 @@ public struct ActivityMonitor: Sendable {
         }
         // Movement is judged from the last usable fix when fixes return.
         stay = lastUsable.map(Stay.init(anchor:))
-        departure.removeAll()
-        guard settings.pausesAutomatically, pause == nil else { return }
+        guard settings.pausesAutomatically, case .active = phase else { return }
         let report = PauseReport(reason: .noFix, position: lastUsable?.coordinate, since: lastUsable?.time)
         events.append(Event(time: max(stamp, lastUsable?.time ?? stamp), kind: .pause(report)))
-        pause = report
-        scheduleProbe(after: now)
-        if probing, settings.powerSave {
-            probes += 1
-            probe = .running(started: now, quietFixes: 0)
+        guard probing, settings.powerSave else {
+            phase = .paused(report, probe: .scheduled(after: now, settings))
+            return
         }
+        probes += 1
+        phase = .paused(report, probe: .running(started: now, quietFixes: 0))
     }
 
     /// Where and when a trip ends that is cut short: at its stop if the vehicle stands, else at its last fix.
@@ -308,9 +286,10 @@ public struct ActivityMonitor: Sendable {
 
     // MARK: - Probes
 
-    private mutating func scheduleProbe(after instant: MonotonicInstant) {
-        probePending = false
-        probe = settings.powerSave ? .waiting(next: instant + settings.probeInterval) : nil
+    /// Schedules the probe that power saving turned on while paused asked for, now that the time is known.
+    private mutating func scheduleProbeIfPending(after instant: MonotonicInstant) {
+        guard case .paused(let pause, .pending) = phase else { return }
+        phase = .paused(pause, probe: .scheduled(after: instant, settings))
     }
 
     /// Applies reloaded `[activity]` settings. Turning automatic pausing off ends a pause (a `resume` with
@@ -318,10 +297,9 @@ public struct ActivityMonitor: Sendable {
     public mutating func apply(_ new: ActivitySettings, time: Timestamp) -> [Event] {
         let old = settings
         settings = new
-        guard let pause else { return [] }
+        guard let pause = phase.pause else { return [] }
         if !new.pausesAutomatically {
-            self.pause = nil
-            probe = nil
+            phase = .active
             let position = lastUsable?.coordinate
             let distance = pause.position.flatMap { from in
                 position.map { Geodesic.distance(from: from, to: $0) }
@@ -330,8 +308,7 @@ public struct ActivityMonitor: Sendable {
             return [Event(time: max(time, lastUsable?.time ?? time), kind: .resume(report))]
         }
         if new.powerSave != old.powerSave || new.probeInterval != old.probeInterval {
-            probe = nil
-            probePending = new.powerSave
+            phase = .paused(pause, probe: new.powerSave ? .pending : .off)
         }
         return []
     }

@@ -14,10 +14,8 @@ public struct EventPipeline: Sendable {
     public private(set) var lastVerdict: LocationVerdict?
     /// The connection, the receiver and its fix as the last update left them (the `status` event's content).
     public private(set) var status = Status(gpsd: .unavailable)
-    private var hasReportedStatus = false
-    private var outageReported = false
-    private var deviceMissingReported = false
-    private var locationUnknownReported = false
+    /// What has been reported of the source's availability: the outage, the receiver, the fix.
+    private var phase = Phase.starting
 
     public private(set) var heading: HeadingFilter
     public private(set) var regions: RegionMonitor<RegionIndex>
@@ -112,6 +110,7 @@ public struct EventPipeline: Sendable {
     public mutating func handle(_ update: SourceUpdate) -> [Event] {
         var events: [Event] = []
         let previous = status
+        let isFirst = phase.begin()
         lastVerdict = nil
         record(
             activity.advance(to: update.monotonic, time: eventTime(update)),
@@ -124,7 +123,7 @@ public struct EventPipeline: Sendable {
         switch update.event {
         case .connected:
             status.gpsd = .connected
-            outageReported = false
+            phase.connected()
             filter.startNewStream()
             activity.startNewStream()
         case .unavailable(let server, let reason, let retryIn):
@@ -133,25 +132,20 @@ public struct EventPipeline: Sendable {
             status.device = nil
             status.fixMode = .notSeen
             status.satellitesUsed = nil
-            // After the outage, a missing receiver or fix is news again.
-            deviceMissingReported = false
-            locationUnknownReported = false
             if heading.settings.enabled { record(heading.sourceLost(time: eventTime(update)), update, into: &events) }
-            if !outageReported {
-                outageReported = true
+            if phase.unavailable() {
                 var message = "gpsd at \(server) is unavailable: \(reason)"
                 if let retryIn { message += "; retrying in \(Self.describe(retryIn)) and backing off" }
                 events.append(error(.gpsdUnavailable, message, update))
             }
         case .deviceActive(let path):
             status.device = path
-            deviceMissingReported = false
+            phase.ended(.noDevice)
         case .deviceGone(let path):
             status.device = nil
             status.fixMode = .notSeen
             if heading.settings.enabled { record(heading.sourceLost(time: eventTime(update)), update, into: &events) }
-            if !deviceMissingReported {
-                deviceMissingReported = true
+            if phase.isNews(.noDevice) {
                 let message =
                     path.map { "the receiver \($0) is gone: gpsd stopped reporting from it" }
                     ?? "gpsd has no receiver: check the device and gpsd's configuration"
@@ -174,7 +168,7 @@ public struct EventPipeline: Sendable {
             // A stale, repeated or out-of-order fix says nothing about the receiver now.
             if verdict.isCurrent {
                 status.fixMode = location.mode
-                locationUnknownReported = false
+                phase.ended(.locationUnknown)
                 status.lastKnown = filter.lastKnown
             }
             if filter.timeBaseJump != nil { counters.count("time_base_reset") }
@@ -194,8 +188,7 @@ public struct EventPipeline: Sendable {
             // An epoch without a usable position is no fix, whatever mode the receiver claimed.
             status.fixMode = .noFix
             if heading.settings.enabled { record(heading.fixLost(time: eventTime(update)), update, into: &events) }
-            if !locationUnknownReported {
-                locationUnknownReported = true
+            if phase.isNews(.locationUnknown) {
                 events.append(
                     error(.locationUnknown, "the receiver has no fix; the last known location is kept", update)
                 )
@@ -217,8 +210,7 @@ public struct EventPipeline: Sendable {
         case .dropped(let count):
             counters.count("dropped", by: count)
         }
-        if !hasReportedStatus || Self.availabilityChanged(from: previous, to: status) {
-            hasReportedStatus = true
+        if isFirst || Self.availabilityChanged(from: previous, to: status) {
             let time = eventTime(update)
             // The status describes the state after the events above, so it follows them.
             events.append(Event(time: time, received: update.received, kind: .status(status)))

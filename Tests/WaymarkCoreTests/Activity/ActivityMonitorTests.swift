@@ -310,6 +310,35 @@ import WaymarkCore
         #expect(run.monitor.wantsWatch && run.monitor.nextDeadline != nil)
     }
 
+    @Test("power saving turned on while paused schedules a probe at the next tick; turned off, the watch is back")
+    func powerSavingReloadedWhilePaused() {
+        var run = Run(Self.settings(powerSave: false))
+        run.play([.park(seconds: 31)])
+        #expect(run.events == ["pause stationary @30"])
+        #expect(run.monitor.wantsWatch && run.monitor.nextDeadline == nil)
+        #expect(run.monitor.apply(Self.settings(powerSave: true), time: run.time).isEmpty)
+        // Pending: the next call that knows the time schedules it.
+        #expect(run.monitor.wantsWatch && run.monitor.nextDeadline == nil)
+        run.play([.silence(seconds: 1)])
+        #expect(!run.monitor.wantsWatch)
+        #expect(run.monitor.nextDeadline == MonotonicInstant(nanoseconds: 151 * 1_000_000_000))
+        #expect(run.monitor.apply(Self.settings(powerSave: false), time: run.time).isEmpty)
+        #expect(run.monitor.isPaused && run.monitor.wantsWatch && run.monitor.nextDeadline == nil)
+    }
+
+    @Test("a reload that ends a pause drops the probe that a change of power saving had asked for")
+    func pendingProbeEndsWithThePause() {
+        var run = Run(Self.settings(powerSave: false))
+        run.play([.park(seconds: 31)])
+        _ = run.monitor.apply(Self.settings(powerSave: true), time: run.time)
+        run.record(run.monitor.apply(Self.settings(powerSave: true, pausesAutomatically: false), time: run.time))
+        #expect(run.events == ["pause stationary @30", "resume settings @31"])
+        // Past the probe interval and the no-fix wait: no probe while active, and nothing left to wake for.
+        run.play([.silence(seconds: 200)])
+        #expect(run.monitor.probes == 0 && run.monitor.probeTimeouts == 0)
+        #expect(run.monitor.wantsWatch && run.monitor.nextDeadline == nil)
+    }
+
     @Test("turning pausing off on a reload ends the pause; finishing ends the trip; regions entered are kept")
     func reloadAndShutdown() throws {
         var run = Run(Self.settings(powerSave: true))

@@ -150,6 +150,22 @@ import WaymarkCore
             ]
         ),
         Scenario(
+            testDescription: "a lost fix and a missing receiver are reported and cleared independently",
+            events: [connected, active, fix3, noFix, gone, noFix, active, noFix, fix3],
+            produces: [
+                ["status"], ["status"], ["location", "status"], ["location_unknown", "status"],
+                ["no_device", "status"], [], ["status"], [], ["location", "status"],
+            ]
+        ),
+        Scenario(
+            testDescription: "a reconnection without an outage keeps what was reported; an outage forgets it",
+            events: [connected, gone, noFix, connected, gone, noFix, unavailable, connected, gone, noFix],
+            produces: [
+                ["status"], ["no_device"], ["location_unknown"], [], [], [], ["gpsd_unavailable", "status"], ["status"],
+                ["no_device"], ["location_unknown"],
+            ]
+        ),
+        Scenario(
             testDescription: "a location first (replay) is followed by the status",
             events: [fix3, fix3],
             produces: [["location", "status"], ["location"]]
