@@ -226,7 +226,7 @@ struct AgentCore {
     /// Saves the trip in progress every ``tripSaveInterval``, and when the vehicle comes to a stand (where an
     /// ignition switched off would leave it), so that a power cut loses at most that much of the trip.
     private mutating func saveOpenTrip(now: MonotonicInstant) {
-        guard let storage, pipeline.activity.isInTrip else {
+        guard let storage, pipeline.activity.isOnTrip else {
             tripSaved = nil
             return
         }

@@ -160,9 +160,6 @@ public struct ActivityMonitor: Sendable {
         return [Event(time: end, kind: .trip(trip.summary(end: end, at: position, reason: .shutdown)))]
     }
 
-    /// Whether a trip is in progress.
-    public var isInTrip: Bool { trip != nil }
-
     /// The trip in progress as it would end now, with reason `interrupted`: what the agent saves so that a
     /// power cut does not lose it. Nil when no trip is in progress.
     public var tripSoFar: TripSummary? {
