@@ -272,7 +272,7 @@ import WaymarkTestSupport
         #expect(try Self.rawValue(of: "alt_hae", in: line) == text)
     }
 
-    @Test(arguments: [1e-7, -2.5e-9, 1e15, 1e20, 123_456_789.123, 5e-324, .greatestFiniteMagnitude])
+    @Test(arguments: [1e-7, -2.5e-9, 1e15, 1e20, 123_456_789.123, .leastNonzeroMagnitude, .greatestFiniteMagnitude])
     func extremeNumbersStayValidJSON(_ value: Double) throws {
         let location = Location(time: Self.time, latitude: 1, longitude: 2, altitudeHAE: value)
         let line = EventEncoder().line(Event(time: Self.time, kind: .location(location)))
