@@ -10,6 +10,7 @@ let package = Package(
     name: "Waymark",
     products: [
         .executable(name: "waymark", targets: ["waymark"]),
+        .library(name: "WaymarkSystem", targets: ["WaymarkSystem"]),
         .library(name: "WaymarkFormats", targets: ["WaymarkFormats"]),
         .library(name: "WaymarkCore", targets: ["WaymarkCore"]),
         .library(name: "WaymarkGPSD", targets: ["WaymarkGPSD"]),
@@ -29,6 +30,11 @@ let package = Package(
             pkgConfig: "libgps",
             providers: [.apt(["libgps-dev"])]
         ),
+        // Linux calls the Glibc module leaves out (renameat2), a thread's name, the clock's synchronization;
+        // declarations and static inline helpers only, nothing to link.
+        .systemLibrary(name: "CLinux"),
+        // What every module asks of Linux: threads, clocks, wake signals, files, one SystemError. No Waymark type.
+        .target(name: "WaymarkSystem", dependencies: ["CLinux"]),
         // General-purpose readers of text formats (TOML, JSON, XML): no domain types, no I/O.
         .target(name: "WaymarkFormats"),
         // The magnetic model's official coefficient file is compiled in as text (WMM2025+Coefficients.swift).
@@ -39,27 +45,25 @@ let package = Package(
         ),
         .target(
             name: "WaymarkGPSD",
-            dependencies: [
-                "CLibGPS", "WaymarkCore", "WaymarkFormats",
-                "CLinux",
-            ]
+            dependencies: ["CLibGPS", "CLinux", "WaymarkCore", "WaymarkFormats", "WaymarkSystem"]
         ),
         .systemLibrary(
             name: "CSQLite",
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]
         ),
-        .target(name: "WaymarkStore", dependencies: ["WaymarkCore", "CSQLite"]),
+        .target(name: "WaymarkStore", dependencies: ["WaymarkCore", "CSQLite", "WaymarkSystem"]),
         // HTTP(S) and gzip for the uplinks: built on the headers of Debian's libcurl4-openssl-dev and zlib1g-dev,
         // the libraries loaded with dlopen when a network sink first needs them, not linked (Sources/CUplink).
         .target(name: "CUplink"),
-        // Linux calls the Glibc module leaves out (renameat2); declarations only, nothing to link.
-        .systemLibrary(name: "CLinux"),
-        .target(name: "WaymarkUplink", dependencies: ["CUplink", "WaymarkCore", "WaymarkFormats", "WaymarkStore"]),
+        .target(
+            name: "WaymarkUplink",
+            dependencies: ["CUplink", "WaymarkCore", "WaymarkFormats", "WaymarkStore", "WaymarkSystem"]
+        ),
         // D-Bus for the beacon source: built on the header of Debian's libsystemd-dev (sd-bus), the library
         // loaded with dlopen when beacons are enabled, not linked (Sources/CBlueZ).
         .target(name: "CBlueZ"),
-        .target(name: "WaymarkBluetooth", dependencies: ["CBlueZ", "WaymarkCore"]),
+        .target(name: "WaymarkBluetooth", dependencies: ["CBlueZ", "WaymarkCore", "WaymarkSystem"]),
         .target(
             name: "WaymarkAgent",
             dependencies: [
@@ -69,6 +73,7 @@ let package = Package(
                 "WaymarkStore",
                 "WaymarkUplink",
                 "WaymarkBluetooth",
+                "WaymarkSystem",
                 "CLinux",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -82,6 +87,7 @@ let package = Package(
                 "WaymarkBluetooth",
                 "WaymarkCore",
                 "WaymarkGPSD",
+                "WaymarkSystem",
                 "WaymarkUplink",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -97,15 +103,19 @@ let package = Package(
             path: "Tests/PlacesOracle",
             swiftSettings: [.unsafeFlags(["-O"])]
         ),
+        .testTarget(name: "WaymarkSystemTests", dependencies: ["WaymarkSystem", "WaymarkTestSupport"]),
         .testTarget(name: "WaymarkFormatsTests", dependencies: ["WaymarkFormats", "WaymarkTestSupport"]),
         .testTarget(name: "WaymarkCoreTests", dependencies: ["WaymarkCore", "WaymarkTestSupport", "PlacesOracle"]),
         .testTarget(name: "WaymarkGPSDTests", dependencies: ["WaymarkGPSD", "WaymarkCore", "WaymarkTestSupport"]),
-        .testTarget(name: "WaymarkStoreTests", dependencies: ["WaymarkStore", "WaymarkTestSupport"]),
-        .testTarget(name: "WaymarkUplinkTests", dependencies: ["WaymarkUplink", "WaymarkStore", "WaymarkTestSupport"]),
+        .testTarget(name: "WaymarkStoreTests", dependencies: ["WaymarkStore", "WaymarkSystem", "WaymarkTestSupport"]),
+        .testTarget(
+            name: "WaymarkUplinkTests",
+            dependencies: ["WaymarkUplink", "WaymarkStore", "WaymarkSystem", "WaymarkTestSupport"]
+        ),
         .testTarget(name: "WaymarkBluetoothTests", dependencies: ["WaymarkBluetooth", "WaymarkTestSupport"]),
         .testTarget(
             name: "WaymarkAgentTests",
-            dependencies: ["WaymarkAgent", "WaymarkGPSD", "WaymarkStore", "WaymarkTestSupport"]
+            dependencies: ["WaymarkAgent", "WaymarkGPSD", "WaymarkStore", "WaymarkSystem", "WaymarkTestSupport"]
         ),
         .testTarget(
             name: "waymarkTests",

@@ -1,6 +1,6 @@
 import WaymarkCore
-import WaymarkGPSD
 import WaymarkStore
+import WaymarkSystem
 import WaymarkUplink
 
 extension Agent {

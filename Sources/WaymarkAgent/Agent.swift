@@ -4,6 +4,7 @@ import ServiceLifecycle
 import WaymarkBluetooth
 import WaymarkCore
 import WaymarkGPSD
+import WaymarkSystem
 
 /// Entry points that wire the parts together; the command line and the tests call the same functions.
 public enum Agent {

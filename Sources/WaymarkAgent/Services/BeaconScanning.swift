@@ -1,6 +1,6 @@
 import WaymarkBluetooth
 import WaymarkCore
-import WaymarkGPSD
+import WaymarkSystem
 
 /// Starts the live beacon source: a ``BlueZScanner`` on a thread of its own (`beacons`), its batches as a stream.
 enum BeaconScanning {

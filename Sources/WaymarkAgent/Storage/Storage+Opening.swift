@@ -1,7 +1,7 @@
 import Logging
 import WaymarkCore
-import WaymarkGPSD
 import WaymarkStore
+import WaymarkSystem
 import WaymarkUplink
 
 extension Storage {

@@ -1,3 +1,5 @@
+import WaymarkSystem
+
 extension GPXFile {
     /// Reads and parses the GPX file at `path`.
     ///
@@ -12,8 +14,8 @@ extension GPXFile {
 
 private func contents(of path: String) throws(GPXError) -> [UInt8] {
     do {
-        return try FileBytes.read(path)
+        return try Files.contents(path)
     } catch {
-        throw GPXError(code: .unreadable, file: path, message: error.message)
+        throw GPXError(code: .unreadable, file: path, message: error.withoutPath.description)
     }
 }

@@ -1,6 +1,7 @@
 import CLibGPS
 import Glibc
 import WaymarkCore
+import WaymarkSystem
 
 /// Where a connection's thread hands its batches of updates.
 enum Handover {
