@@ -41,7 +41,7 @@ import WaymarkSystem
     @Test("a wake signal makes its descriptor readable until drained; signals before the sleep are kept")
     func wakeSignal() {
         let wake = WakeSignal()
-        #expect(wake.descriptor >= 0)
+        #expect(wake.descriptor >= 0 && wake.failure == nil)
         func readable() -> Bool {
             var entry = pollfd(fd: wake.descriptor, events: Int16(POLLIN), revents: 0)
             return poll(&entry, 1, 0) == 1
@@ -52,14 +52,5 @@ import WaymarkSystem
         #expect(readable())
         wake.drain()
         #expect(!readable())
-    }
-
-    @Test("the clocks: the monotonic one never goes back, the system one is today's")
-    func clocks() {
-        let first = SystemClocks.monotonicNanoseconds()
-        #expect(SystemClocks.monotonicNanoseconds() >= first)
-        #expect(SystemClocks.wallTime().seconds > 1_767_225_600)  // 2026-01-01
-        let nanoseconds = SystemClocks.wallTime().nanoseconds
-        #expect((0..<1_000_000_000).contains(nanoseconds))
     }
 }
