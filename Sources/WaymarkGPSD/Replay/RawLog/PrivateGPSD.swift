@@ -58,16 +58,10 @@ final class PrivateGPSD {
     /// Whether gpsd sleeps (waits for input), as /proc says: any state but running. True when /proc cannot
     /// tell, so that silence alone decides.
     var isAsleep: Bool {
-        let descriptor = open("/proc/\(pid)/stat", O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return true }
-        defer { close(descriptor) }
-        var buffer = [UInt8](repeating: 0, count: 512)
-        let count = read(descriptor, &buffer, buffer.count)
+        guard let stat = try? Files.contents("/proc/\(pid)/stat") else { return true }
         // `pid (comm) S ...`: the state follows the last `)`.
-        guard count > 0, let close = buffer[..<count].lastIndex(of: UInt8(ascii: ")")), close + 2 < count else {
-            return true
-        }
-        return buffer[close + 2] != UInt8(ascii: "R")
+        guard let close = stat.lastIndex(of: UInt8(ascii: ")")), close + 2 < stat.count else { return true }
+        return stat[close + 2] != UInt8(ascii: "R")
     }
 
     /// How gpsd ended, and the last line it wrote to stderr: `exit status 1: gpsd:ERROR: …`.
