@@ -201,26 +201,25 @@ public final class MQTTClient: @unchecked Sendable {
         return condition.locked {
             while true {
                 let count = ids.prefix { current.acknowledged.contains($0) }.count
-                let stop: String? =
-                    if current.cancelled {
-                        "stopped"
-                    } else if !current.connected {
-                        "the connection to \(endpoint) was lost: \(current.problem ?? "")"
-                    } else {
-                        nil
-                    }
-                let timedOut = count < ids.count && stop == nil && condition.wait(untilNanoseconds: deadline)
-                guard count == ids.count || stop != nil || timedOut else { continue }
-                let acknowledged = timedOut ? ids.prefix { current.acknowledged.contains($0) }.count : count
-                for id in ids { current.acknowledged.remove(id) }
-                guard timedOut else {
-                    return Publication(acknowledged: acknowledged, published: ids.count, problem: stop ?? refusal)
+                var stop: String?
+                if current.cancelled {
+                    stop = "stopped"
+                } else if !current.connected {
+                    stop = "the connection to \(endpoint) was lost: \(current.problem ?? "")"
                 }
-                return Publication(
-                    acknowledged: acknowledged,
-                    published: ids.count,
-                    problem: "\(endpoint) acknowledged \(acknowledged) of \(ids.count) messages within \(timeout)"
-                )
+                if count == ids.count || stop != nil {
+                    for id in ids { current.acknowledged.remove(id) }
+                    return Publication(acknowledged: count, published: ids.count, problem: stop ?? refusal)
+                }
+                if condition.wait(untilNanoseconds: deadline) {
+                    let count = ids.prefix { current.acknowledged.contains($0) }.count
+                    for id in ids { current.acknowledged.remove(id) }
+                    return Publication(
+                        acknowledged: count,
+                        published: ids.count,
+                        problem: "\(endpoint) acknowledged \(count) of \(ids.count) messages within \(timeout)"
+                    )
+                }
             }
         }
     }
