@@ -45,7 +45,7 @@ let package = Package(
         ),
         .target(
             name: "WaymarkGPSD",
-            dependencies: ["CLibGPS", "CLinux", "WaymarkCore", "WaymarkFormats", "WaymarkSystem"]
+            dependencies: ["CLibGPS", "WaymarkCore", "WaymarkFormats", "WaymarkSystem"]
         ),
         .systemLibrary(
             name: "CSQLite",
