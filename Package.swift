@@ -10,6 +10,7 @@ let package = Package(
     name: "Waymark",
     products: [
         .executable(name: "waymark", targets: ["waymark"]),
+        .library(name: "WaymarkSystem", targets: ["WaymarkSystem"]),
         .library(name: "WaymarkFormats", targets: ["WaymarkFormats"]),
         .library(name: "WaymarkCore", targets: ["WaymarkCore"]),
         .library(name: "WaymarkGPX", targets: ["WaymarkGPX"]),
@@ -30,6 +31,11 @@ let package = Package(
             pkgConfig: "libgps",
             providers: [.apt(["libgps-dev"])]
         ),
+        // Linux calls the Glibc module leaves out (renameat2), a thread's name, the clock's synchronization;
+        // declarations and static inline helpers only, nothing to link.
+        .systemLibrary(name: "CLinux"),
+        // What every module asks of Linux: threads, clocks, wake signals, files, one SystemError. No Waymark type.
+        .target(name: "WaymarkSystem", dependencies: ["CLinux"]),
         // General-purpose readers and writers of text formats (TOML, JSON, XML): no domain types, no I/O.
         .target(name: "WaymarkFormats"),
         // The magnetic model's official coefficient file is compiled in as text (WMM2025+Coefficients.swift).
@@ -40,35 +46,40 @@ let package = Package(
         ),
         // GPX 1.0/1.1 documents as Core's values, read (for replay) and written (trip tracks, exports): no I/O.
         .target(name: "WaymarkGPX", dependencies: ["WaymarkCore", "WaymarkFormats"]),
-        .target(name: "WaymarkGPSD", dependencies: ["CLibGPS", "CLinux", "WaymarkCore", "WaymarkGPX"]),
+        // The system's clocks read as Core's instants, for the modules above Core that read them.
+        .target(name: "WaymarkClocks", dependencies: ["WaymarkCore", "WaymarkSystem"]),
+        .target(
+            name: "WaymarkGPSD",
+            dependencies: ["CLibGPS", "WaymarkClocks", "WaymarkCore", "WaymarkGPX", "WaymarkSystem"]
+        ),
         .systemLibrary(
             name: "CSQLite",
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]
         ),
-        .target(name: "WaymarkStore", dependencies: ["WaymarkCore", "CSQLite"]),
+        .target(name: "WaymarkStore", dependencies: ["WaymarkCore", "CSQLite", "WaymarkSystem"]),
         // HTTP(S) and gzip for the uplinks: built on the headers of Debian's libcurl4-openssl-dev and zlib1g-dev,
         // the libraries loaded with dlopen when a network sink first needs them, not linked (Sources/CUplink).
         .target(name: "CUplink"),
-        // Linux calls the Glibc module leaves out (renameat2); declarations only, nothing to link.
-        .systemLibrary(name: "CLinux"),
         .target(
             name: "WaymarkUplink",
-            dependencies: ["CUplink", "WaymarkCore", "WaymarkFormats", "WaymarkGPX", "WaymarkStore"]
+            dependencies: ["CUplink", "WaymarkCore", "WaymarkFormats", "WaymarkGPX", "WaymarkStore", "WaymarkSystem"]
         ),
         // D-Bus for the beacon source: built on the header of Debian's libsystemd-dev (sd-bus), the library
         // loaded with dlopen when beacons are enabled, not linked (Sources/CBlueZ).
         .target(name: "CBlueZ"),
-        .target(name: "WaymarkBluetooth", dependencies: ["CBlueZ", "WaymarkCore"]),
+        .target(name: "WaymarkBluetooth", dependencies: ["CBlueZ", "WaymarkCore", "WaymarkSystem"]),
         .target(
             name: "WaymarkAgent",
             dependencies: [
+                "WaymarkClocks",
                 "WaymarkCore",
                 "WaymarkFormats",
                 "WaymarkGPSD",
                 "WaymarkStore",
                 "WaymarkUplink",
                 "WaymarkBluetooth",
+                "WaymarkSystem",
                 "CLinux",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -83,6 +94,7 @@ let package = Package(
                 "WaymarkCore",
                 "WaymarkFormats",
                 "WaymarkGPSD",
+                "WaymarkSystem",
                 "WaymarkUplink",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -98,6 +110,7 @@ let package = Package(
             path: "Tests/PlacesOracle",
             swiftSettings: [.unsafeFlags(["-O"])]
         ),
+        .testTarget(name: "WaymarkSystemTests", dependencies: ["WaymarkSystem", "WaymarkTestSupport"]),
         .testTarget(name: "WaymarkFormatsTests", dependencies: ["WaymarkFormats", "WaymarkTestSupport"]),
         .testTarget(name: "WaymarkCoreTests", dependencies: ["WaymarkCore", "WaymarkTestSupport", "PlacesOracle"]),
         .testTarget(name: "WaymarkGPXTests", dependencies: ["WaymarkGPX", "WaymarkCore", "WaymarkTestSupport"]),
@@ -105,10 +118,15 @@ let package = Package(
             name: "WaymarkGPSDTests",
             dependencies: ["WaymarkGPSD", "WaymarkCore", "WaymarkGPX", "WaymarkTestSupport"]
         ),
-        .testTarget(name: "WaymarkStoreTests", dependencies: ["WaymarkStore", "WaymarkCore", "WaymarkTestSupport"]),
+        .testTarget(
+            name: "WaymarkStoreTests",
+            dependencies: ["WaymarkStore", "WaymarkCore", "WaymarkSystem", "WaymarkTestSupport"]
+        ),
         .testTarget(
             name: "WaymarkUplinkTests",
-            dependencies: ["WaymarkUplink", "WaymarkCore", "WaymarkGPX", "WaymarkStore", "WaymarkTestSupport"]
+            dependencies: [
+                "WaymarkUplink", "WaymarkCore", "WaymarkGPX", "WaymarkStore", "WaymarkSystem", "WaymarkTestSupport",
+            ]
         ),
         .testTarget(
             name: "WaymarkBluetoothTests",
@@ -122,6 +140,7 @@ let package = Package(
                 "WaymarkFormats",
                 "WaymarkGPSD",
                 "WaymarkStore",
+                "WaymarkSystem",
                 "WaymarkUplink",
                 "WaymarkTestSupport",
                 .product(name: "Logging", package: "swift-log"),

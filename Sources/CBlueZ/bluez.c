@@ -10,7 +10,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/eventfd.h>
 #include <systemd/sd-bus.h>
 #include <unistd.h>
 
@@ -498,13 +497,6 @@ int waymark_bus_run(waymark_bus *bus, int wake_fd, uint64_t timeout_usec) {
     if (wake_fd >= 0 && (fds[1].revents & POLLIN)) waymark_wake_fd_clear(wake_fd);
     r = waymark_dispatch(bus);
     return r < 0 ? r : 0;
-}
-
-int waymark_wake_fd_open(void) { return eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK); }
-
-void waymark_wake_fd_signal(int wake_fd) {
-    uint64_t one = 1;
-    (void)!write(wake_fd, &one, sizeof one);
 }
 
 void waymark_wake_fd_clear(int wake_fd) {

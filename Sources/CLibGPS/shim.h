@@ -10,18 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <fcntl.h>
-#include <sys/prctl.h>
-#include <sys/timex.h>
 #include <gps.h>
-
-/// Whether the kernel considers the system clock synchronized (NTP, PTP or a GPS time source has set it):
-/// what `timedatectl` reports as "System clock synchronized". Reads only; never adjusts the clock.
-static inline bool waymark_wall_clock_synchronized(void) {
-    struct timex state;
-    memset(&state, 0, sizeof state);
-    int result = adjtimex(&state);
-    return result != -1 && result != TIME_ERROR && (state.status & STA_UNSYNC) == 0;
-}
 
 /// Size of the buffer `gps_read` copies the raw JSON line into.
 #define WAYMARK_MESSAGE_CAPACITY 10240
@@ -116,15 +105,6 @@ static inline double waymark_attitude_magnetic_heading(const struct gps_data_t *
 #else
     (void)data;
     return NAN;
-#endif
-}
-
-/// Names the calling thread (Linux keeps 15 bytes), so `top -H` and /proc show what it is.
-static inline void waymark_name_current_thread(const char *name) {
-#ifdef PR_SET_NAME
-    prctl(PR_SET_NAME, name, 0, 0, 0);
-#else
-    (void)name;
 #endif
 }
 

@@ -1,12 +1,17 @@
 // The Linux system calls Waymark uses that Swift's Glibc module does not declare (glibc declares them only
-// under _GNU_SOURCE). Nothing to link: they are in libc.
+// under _GNU_SOURCE), and small helpers over Linux calls (a thread's name, the clock's synchronization).
+// Nothing to link: they are in libc. WaymarkSystem is their Swift face.
 #ifndef WAYMARK_CLINUX_SHIM_H
 #define WAYMARK_CLINUX_SHIM_H
 
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stdio.h>
+#include <string.h>
 #include <sys/eventfd.h>
+#include <sys/prctl.h>
 #include <sys/timerfd.h>
+#include <sys/timex.h>
 
 /// `O_PATH`: a directory opened for the `*at` calls only, which needs no read permission on it. glibc's own
 /// name for it is there without _GNU_SOURCE; its value on x86 and ARM otherwise.
@@ -23,6 +28,24 @@ int renameat2(int olddirfd, const char *oldpath, int newdirfd, const char *newpa
 /// inode. 0 on success, else -1 and `errno` (EINVAL where the file system cannot, ENOENT when either is missing).
 static inline int waymark_exchange(int directory, const char *first, const char *second) {
     return renameat2(directory, first, directory, second, 1 << 1);
+}
+
+/// Whether the kernel considers the system clock synchronized (NTP, PTP or a GPS time source has set it):
+/// what `timedatectl` reports as "System clock synchronized". Reads only; never adjusts the clock.
+static inline bool waymark_wall_clock_synchronized(void) {
+    struct timex state;
+    memset(&state, 0, sizeof state);
+    int result = adjtimex(&state);
+    return result != -1 && result != TIME_ERROR && (state.status & STA_UNSYNC) == 0;
+}
+
+/// Names the calling thread (Linux keeps 15 bytes), so `top -H` and /proc show what it is.
+static inline void waymark_name_current_thread(const char *name) {
+#ifdef PR_SET_NAME
+    prctl(PR_SET_NAME, name, 0, 0, 0);
+#else
+    (void)name;
+#endif
 }
 
 #endif

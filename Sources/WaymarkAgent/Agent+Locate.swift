@@ -1,5 +1,7 @@
+import WaymarkClocks
 import WaymarkCore
 import WaymarkGPSD
+import WaymarkSystem
 
 extension Agent {
     /// Finds the current location once (`waymark locate`): runs a ``LocateSearch`` over a live gpsd

@@ -1,6 +1,5 @@
 import WaymarkCore
-import WaymarkGPSD
-import WaymarkStore
+import WaymarkSystem
 
 extension Agent {
     /// The credit the GeoNames licence (CC BY 4.0) asks of whoever ships its data.
@@ -46,12 +45,12 @@ extension Agent {
     ) throws(GazetteerError) -> (places: Int, bytes: Int) {
         func read(_ path: String) throws(GazetteerError) -> [UInt8] {
             do {
-                return try FileBytes.read(path == "-" ? "/dev/stdin" : path)
+                return try Files.contents(path == "-" ? "/dev/stdin" : path)
             } catch {
                 throw GazetteerError(
                     code: .unreadable,
                     file: path == "-" ? "standard input" : path,
-                    message: error.message
+                    message: error.withoutPath.description
                 )
             }
         }
@@ -64,7 +63,7 @@ extension Agent {
         )
         let check = try Gazetteer(copying: file, file: output)
         do {
-            try Files.replace(output, with: file)
+            try AtomicFile.write(file, to: output)
         } catch {
             throw GazetteerError(code: .unreadable, file: output, message: error.description)
         }

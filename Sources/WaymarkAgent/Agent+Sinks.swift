@@ -1,6 +1,7 @@
+import WaymarkClocks
 import WaymarkCore
-import WaymarkGPSD
 import WaymarkStore
+import WaymarkSystem
 import WaymarkUplink
 
 extension Agent {

@@ -1,8 +1,8 @@
 import Glibc
+import WaymarkClocks
 import WaymarkCore
 import WaymarkFormats
-import WaymarkGPSD
-import WaymarkStore
+import WaymarkSystem
 
 extension Agent {
     /// What `waymark status` prints: whether an agent runs, and its state as JSON and as a table for a person.
@@ -85,7 +85,7 @@ struct StatusFile {
         self.path = path
         json = Self.read(path)
         if json == nil, access(path, F_OK) == 0 || errno == EACCES, access(path, R_OK) != 0, errno == EACCES {
-            denied = String(cString: strerror(EACCES))
+            denied = SystemError.reason(EACCES)
         }
     }
 
@@ -127,7 +127,7 @@ struct StatusFile {
     mutating func refresh(signalling pid: Int32) -> String? {
         let before = json?["written_monotonic"]?.number ?? 0
         guard kill(pid, SIGWINCH) == 0 else {
-            return "this user may not signal the agent (pid \(pid)): \(String(cString: strerror(errno)))"
+            return "this user may not signal the agent (pid \(pid)): \(SystemError.reason(errno))"
         }
         for _ in 0..<100 {
             var pause = timespec(tv_sec: 0, tv_nsec: 20_000_000)

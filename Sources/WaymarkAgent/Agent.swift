@@ -2,8 +2,10 @@ import Glibc
 import Logging
 import ServiceLifecycle
 import WaymarkBluetooth
+import WaymarkClocks
 import WaymarkCore
 import WaymarkGPSD
+import WaymarkSystem
 
 /// Entry points that wire the parts together; the command line and the tests call the same functions.
 public enum Agent {

@@ -1,5 +1,6 @@
 import Glibc
 import WaymarkCore
+import WaymarkSystem
 
 /// A Bluetooth capture for `waymark replay`: the LE advertising reports of a btsnoop file (``BtsnoopReader``),
 /// each with Apple manufacturer data turned into what the live source would have said of it, in time order.
@@ -39,8 +40,11 @@ public struct BeaconCapture: Sendable {
     ///
     /// - Throws: ``BtsnoopError`` for a file that cannot be read or is no btsnoop capture.
     public static func open(_ path: String) throws(BtsnoopError) -> BeaconCapture {
-        guard let bytes = readAll(path) else {
-            throw BtsnoopError(code: .cannotRead, file: path, offset: 0, message: String(cString: strerror(errno)))
+        let bytes: [UInt8]
+        do {
+            bytes = try Files.contents(path)
+        } catch {
+            throw BtsnoopError(code: .cannotRead, file: path, offset: 0, message: error.reason)
         }
         return BeaconCapture(try BtsnoopReader(parsing: bytes, fileName: path))
     }
@@ -51,17 +55,5 @@ public struct BeaconCapture: Sendable {
         defer { fclose(file) }
         var magic = [UInt8](repeating: 0, count: 8)
         return fread(&magic, 1, 8, file) == 8 && magic == Array("btsnoop".utf8) + [0]
-    }
-
-    private static func readAll(_ path: String) -> [UInt8]? {
-        guard let file = fopen(path, "rb") else { return nil }
-        defer { fclose(file) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let count = fread(&chunk, 1, chunk.count, file)
-            bytes += chunk[0..<count]
-            if count < chunk.count { return ferror(file) == 0 ? bytes : nil }
-        }
     }
 }

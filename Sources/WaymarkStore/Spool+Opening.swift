@@ -1,5 +1,6 @@
 import Glibc
 import WaymarkCore
+import WaymarkSystem
 
 extension Spool {
     /// A spool that could not be opened, and where it went.
@@ -31,14 +32,12 @@ extension Spool {
             // The WAL and shared memory first: a WAL left beside a fresh database would be replayed into it.
             for suffix in ["-wal", "-shm", ""] where access(path + suffix, F_OK) == 0 {
                 guard rename(path + suffix, aside + suffix) == 0 else {
-                    throw SpoolError(.failed, "cannot move \(path + suffix) aside: \(errorText())")
+                    throw SpoolError(.failed, "cannot move \(path + suffix) aside: \(SystemError.reason(errno))")
                 }
             }
             return (try Spool(path: path), MovedAside(path: aside, reason: error.message))
         }
     }
-
-    static func errorText() -> String { String(cString: strerror(errno)) }
 }
 
 extension String {

@@ -1,5 +1,6 @@
 import Synchronization
 import WaymarkCore
+import WaymarkSystem
 
 /// The durable spool (docs/architecture.md, "Durability"): every event by `seq`, the sinks' cursors, and the
 /// state the agent keeps across restarts, in one SQLite database in WAL mode.

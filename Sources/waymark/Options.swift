@@ -1,6 +1,7 @@
 import ArgumentParser
 import Logging
 import WaymarkAgent
+import WaymarkSystem
 
 /// Options every command that runs the pipeline takes.
 struct CommonOptions: ParsableArguments {

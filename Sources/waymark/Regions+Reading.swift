@@ -1,6 +1,7 @@
 import ArgumentParser
 import WaymarkAgent
 import WaymarkCore
+import WaymarkSystem
 
 extension Waymark.Regions {
     struct List: ParsableCommand {

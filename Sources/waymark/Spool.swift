@@ -1,6 +1,7 @@
 import ArgumentParser
 import WaymarkAgent
 import WaymarkCore
+import WaymarkSystem
 import WaymarkUplink
 
 extension Waymark {

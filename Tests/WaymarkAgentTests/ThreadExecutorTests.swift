@@ -2,7 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 import WaymarkCore
-import WaymarkGPSD
+import WaymarkSystem
 import WaymarkTestSupport
 
 @testable import WaymarkAgent

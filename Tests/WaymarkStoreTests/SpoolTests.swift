@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WaymarkCore
+import WaymarkSystem
 import WaymarkTestSupport
 
 @testable import WaymarkStore

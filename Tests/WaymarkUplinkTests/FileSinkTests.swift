@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import WaymarkCore
 import WaymarkStore
+import WaymarkSystem
 import WaymarkTestSupport
 
 @testable import WaymarkUplink
@@ -115,7 +116,7 @@ import WaymarkTestSupport
         )
         let obstacle = "\(workspace.logs)/events/2025-11-22.jsonl"
         try FileManager.default.createDirectory(atPath: obstacle, withIntermediateDirectories: false)
-        #expect(throws: Files.Failure.self) { try sink.deliverAndFlush(events) }
+        #expect(throws: SystemError.self) { try sink.deliverAndFlush(events) }
         #expect(sink.lastDelivered == 3)
         try FileManager.default.removeItem(atPath: obstacle)
         try sink.deliverAndFlush(events)

@@ -68,11 +68,7 @@ int waymark_bus_run(waymark_bus *bus, int wake_fd, uint64_t timeout_usec);
 /// Takes the oldest queued event into `event`; returns 0 when none is left.
 int waymark_bus_next(waymark_bus *bus, struct waymark_bluez_event *event);
 
-/// An eventfd for `waymark_bus_run`'s `wake_fd` (close(2) it when done); -1 with errno on failure.
-int waymark_wake_fd_open(void);
-/// Makes `wake_fd` readable: a waiting `waymark_bus_run` returns.
-void waymark_wake_fd_signal(int wake_fd);
-/// Makes `wake_fd` unreadable again.
+/// Makes `wake_fd` (an eventfd: WaymarkSystem's `WakeSignal`) unreadable again.
 void waymark_wake_fd_clear(int wake_fd);
 
 #endif

@@ -1,5 +1,5 @@
 import Glibc
-import WaymarkStore
+import WaymarkSystem
 
 /// `[agent]`: who the board is and where the agent keeps its files.
 public struct AgentSettings: Sendable, Equatable {

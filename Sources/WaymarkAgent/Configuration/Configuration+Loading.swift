@@ -1,5 +1,6 @@
 import Glibc
 import WaymarkFormats
+import WaymarkSystem
 
 extension Configuration {
     /// The largest file ``load(contentsOf:)`` reads: far beyond any configuration, and a guard against being
@@ -38,17 +39,15 @@ extension Configuration {
 
     private static func contents(ofFile path: String) throws(ConfigurationError) -> [UInt8] {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw unreadable(path, reason: systemError(errno)) }
+        guard descriptor >= 0 else { throw unreadable(path, reason: SystemError.reason(errno)) }
         defer { close(descriptor) }
         var contents: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
         while true {
-            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-            if count < 0 {
-                let code = errno
-                if code == EINTR { continue }
-                throw unreadable(path, reason: systemError(code))
+            let count = SystemCall.retryingInterrupts {
+                chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
             }
+            if count < 0 { throw unreadable(path, reason: SystemError.reason(errno)) }
             if count == 0 { return contents }
             contents += chunk[..<count]
             if contents.count > maximumFileSize {
@@ -59,11 +58,6 @@ extension Configuration {
 
     private static func unreadable(_ path: String, reason: String) -> ConfigurationError {
         ConfigurationError(issues: [ConfigurationIssue(file: path, message: "cannot read the file: \(reason)")])
-    }
-
-    private static func systemError(_ code: Int32) -> String {
-        guard let text = strerror(code) else { return "error \(code)" }
-        return String(cString: text)
     }
 
     private static func lineOfFirstInvalidUTF8(in bytes: [UInt8]) -> Int {

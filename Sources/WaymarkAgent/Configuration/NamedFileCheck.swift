@@ -1,6 +1,6 @@
 import WaymarkCore
 import WaymarkFormats
-import WaymarkStore
+import WaymarkSystem
 
 /// The files a valid configuration names that the agent reads at start, each read as the agent reads it
 /// (`waymark check-config`): the region file through ``RegionSource`` (every feature, the limits), the

@@ -1,6 +1,6 @@
 import Glibc
 import WaymarkFormats
-import WaymarkStore
+import WaymarkSystem
 
 /// The time zones of the system's tz database, read from its TZif files: `/usr/share/zoneinfo` (Debian's
 /// `tzdata`), or the directory `TZDIR` names, as for the C library.

@@ -1,4 +1,5 @@
 import Logging
+import WaymarkSystem
 
 /// Diagnostics for systemd's journal, when stderr is its stream: each line starts with its syslog priority
 /// (`<3>` an error, `<4>` a warning, `<6>` information, `<7>` debugging), which journald takes as the entry's

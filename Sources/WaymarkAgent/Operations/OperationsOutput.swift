@@ -3,7 +3,7 @@ import Logging
 import WaymarkCore
 import WaymarkFormats
 import WaymarkGPSD
-import WaymarkStore
+import WaymarkSystem
 
 /// What the running agent says of itself outside its events: the status file in `[agent] runtime_dir` that
 /// `waymark status` reads, and the metrics textfile of `[metrics] textfile`. Both are replaced atomically

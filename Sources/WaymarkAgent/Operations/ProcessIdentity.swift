@@ -1,5 +1,5 @@
 import Glibc
-import WaymarkStore
+import WaymarkSystem
 
 /// A process as `waymark status` recognizes it: its id, and when it started (clock ticks since boot, field 22 of
 /// `/proc/PID/stat`), so that a process id taken again by another program after the agent died is not the agent.

@@ -1,5 +1,6 @@
 import Synchronization
 import WaymarkCore
+import WaymarkSystem
 
 /// Writes events as JSON Lines to a file descriptor (stdout for `--print`), buffered.
 ///

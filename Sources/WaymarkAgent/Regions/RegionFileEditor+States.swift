@@ -1,7 +1,7 @@
 import Glibc
 import WaymarkCore
-import WaymarkGPSD
 import WaymarkStore
+import WaymarkSystem
 
 extension RegionFileEditor {
     /// Each region of the file, geographic or beacon, in its order, with the state the agent last saved in its spool
@@ -48,9 +48,9 @@ extension RegionFileEditor {
         var status = stat()
         if stat(file.path, &status) != 0, errno == ENOENT { return nil }
         do {
-            _ = try FileBytes.read(file.path)
+            _ = try Files.contents(file.path)
         } catch {
-            throw RegionEditError(code: .cannotRead, message: "\(file.path): \(error.message)")
+            throw RegionEditError(code: .cannotRead, message: "\(file.path): \(error.withoutPath)")
         }
         guard let saved = file.load() else {
             throw RegionEditError(

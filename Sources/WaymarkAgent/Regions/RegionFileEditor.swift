@@ -1,6 +1,6 @@
 import Glibc
 import WaymarkCore
-import WaymarkGPSD
+import WaymarkSystem
 
 /// Reads and edits a region file (`[regions] file`) for `waymark regions`: adds, replaces and removes regions,
 /// geographic and beacon, by id, and keeps every other region as it was.
@@ -80,9 +80,9 @@ public struct RegionFileEditor: Sendable {
         if stat(path, &status) != 0, errno == ENOENT { return nil }
         let bytes: [UInt8]
         do {
-            bytes = try FileBytes.read(path)
+            bytes = try Files.contents(path)
         } catch {
-            throw RegionEditError(code: .cannotRead, message: "\(path): \(error.message)")
+            throw RegionEditError(code: .cannotRead, message: "\(path): \(error.withoutPath)")
         }
         do {
             return try RegionFile(parsing: bytes, fileName: path).checkedEntries()
@@ -212,14 +212,9 @@ public struct RegionFileEditor: Sendable {
         let descriptor = open(Self.directory(of: path), O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard descriptor >= 0 else { return try body() }
         defer { close(descriptor) }
-        while flock(descriptor, LOCK_EX) != 0 {
-            guard errno == EINTR else {
-                let reason = String(cString: strerror(errno))
-                throw RegionEditError(
-                    code: .cannotWrite,
-                    message: "cannot lock \(Self.directory(of: path)): \(reason); \(path) not changed"
-                )
-            }
+        guard SystemCall.retryingInterrupts({ flock(descriptor, LOCK_EX) }) == 0 else {
+            let failure = SystemError(call: "lock", path: Self.directory(of: path))
+            throw RegionEditError(code: .cannotWrite, message: "\(failure); \(path) not changed")
         }
         return try body()
     }

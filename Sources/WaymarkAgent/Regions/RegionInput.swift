@@ -1,7 +1,7 @@
 import Glibc
 import WaymarkCore
 import WaymarkFormats
-import WaymarkGPSD
+import WaymarkSystem
 
 /// Regions to put into a region file: the features of a GeoJSON text, a FeatureCollection or a single Feature
 /// (as ``RegionFile`` reads them: geographic and beacon regions), or one region built on the command line.
@@ -141,9 +141,9 @@ public struct RegionInput: Sendable {
             throw RegionEditError(code: .invalidInput, message: "\(path): no such file")
         }
         do {
-            return RegionInput(parsing: try FileBytes.read(path == "-" ? "/dev/stdin" : path), name: name)
+            return RegionInput(parsing: try Files.contents(path == "-" ? "/dev/stdin" : path), name: name)
         } catch {
-            throw RegionEditError(code: .cannotRead, message: "\(name): \(error.message)")
+            throw RegionEditError(code: .cannotRead, message: "\(name): \(error.withoutPath)")
         }
     }
 

@@ -1,6 +1,6 @@
 import Glibc
 import WaymarkCore
-import WaymarkGPSD
+import WaymarkSystem
 
 /// The region file of `[regions] file`: loaded strictly (any problem rejects the whole file, each problem
 /// one line), checked against the limits, and watched for changes.
@@ -40,9 +40,9 @@ struct RegionSource: Sendable {
     func load() -> Result<Loaded, LoadFailure> {
         let bytes: [UInt8]
         do {
-            bytes = try FileBytes.read(path)
+            bytes = try Files.contents(path)
         } catch {
-            return .failure(LoadFailure(lines: ["\(path): \(error.message)"]))
+            return .failure(LoadFailure(lines: ["\(path): \(error.withoutPath)"]))
         }
         let file = RegionFile(parsing: bytes, fileName: path)
         let entries: [RegionFile.Entry]
@@ -88,7 +88,7 @@ struct RegionSource: Sendable {
     func version() -> Result<Version, Unreadable> {
         var status = stat()
         guard stat(path, &status) == 0 else {
-            return .failure(Unreadable(reason: String(cString: strerror(errno)), missing: errno == ENOENT))
+            return .failure(Unreadable(reason: SystemError.reason(errno), missing: errno == ENOENT))
         }
         return .success(
             Version(

@@ -1,4 +1,4 @@
-import WaymarkGPSD
+import WaymarkSystem
 
 /// The regions the vehicle is inside, saved in the state directory (`regions.state`) so that a crossing
 /// missed while the agent was down is reported after a start (`"offline": true`).
@@ -17,13 +17,13 @@ struct RegionStateFile {
 
     /// The saved set; nil when there is no file (a first start) or it is not one of ours.
     func load() -> Set<String>? {
-        guard let bytes = try? FileBytes.read(path) else { return nil }
+        guard let bytes = try? Files.contents(path) else { return nil }
         let lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: true)
         guard lines.first == Substring(Self.header) else { return nil }
         return Set(lines.dropFirst().map(String.init))
     }
 
-    func save(_ inside: [String]) throws(AtomicFile.Failure) {
+    func save(_ inside: [String]) throws(SystemError) {
         let text = ([Self.header] + inside.filter { !$0.contains("\n") }).joined(separator: "\n") + "\n"
         try AtomicFile.write(Array(text.utf8), to: path)
     }

@@ -1,6 +1,7 @@
 import WaymarkBluetooth
+import WaymarkClocks
 import WaymarkCore
-import WaymarkGPSD
+import WaymarkSystem
 
 /// Starts the live beacon source: a ``BlueZScanner`` on a thread of its own (`beacons`), its batches as a stream.
 enum BeaconScanning {

@@ -1,7 +1,9 @@
 import Logging
 import ServiceLifecycle
 import UnixSignals
+import WaymarkClocks
 import WaymarkGPSD
+import WaymarkSystem
 
 /// Reloads the configuration file on SIGHUP (docs/configuration.md, "Configuration"): a valid file is applied, an
 /// invalid one is rejected with one log line per problem and the running settings are kept.

@@ -1,8 +1,9 @@
 import Logging
 import ServiceLifecycle
 import Synchronization
+import WaymarkClocks
 import WaymarkCore
-import WaymarkGPSD
+import WaymarkSystem
 
 /// The live agent: runs a source's batches of updates through the core until graceful shutdown, and delivers
 /// the events, one write per batch. Between batches it wakes only at the core's next deadline (a no-fix pause, a

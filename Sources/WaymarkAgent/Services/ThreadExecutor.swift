@@ -1,7 +1,8 @@
 import CLinux
 import Glibc
+import WaymarkClocks
 import WaymarkCore
-import WaymarkGPSD
+import WaymarkSystem
 
 /// A task executor with one dedicated thread: code run under its preference
 /// (`withTaskExecutorPreference(_:operation:)`) resumes on that thread after every `await`, so what it
@@ -91,7 +92,7 @@ final class ThreadExecutor: TaskExecutor, @unchecked Sendable {
         guard timerfd_settime(alarmDescriptor, 0, &time, nil) != 0 else { return }
         if !timerRefused {
             timerRefused = true
-            onTimerRefused?(String(cString: strerror(errno)))
+            onTimerRefused?(SystemError.reason(errno))
         }
         // The thread may sleep with no timeout, since it had no alarm: it must look at this one's deadline.
         if sleeping {

@@ -1,5 +1,5 @@
 import Glibc
-import WaymarkStore
+import WaymarkSystem
 
 /// `waymark.lock`, held with `flock` by the one process that writes the spool in `state_dir` (`waymark run`,
 /// `waymark replay --spool`), and by the one agent that writes the status file in `runtime_dir` (`waymark run`),
@@ -144,12 +144,10 @@ public final class AgentLock: Sendable {
         let openFailure = writable ? 0 : errno
         if openFailure == EACCES { descriptor = open(path, O_RDONLY | O_CLOEXEC) }
         func unusable(_ what: String, _ code: Int32) -> Result<(descriptor: Int32, unwritten: String?), Refusal> {
-            .failure(.unusable("cannot \(what) \(path): \(String(cString: strerror(code)))"))
+            .failure(.unusable(SystemError(call: what, path: path, errno: code).description))
         }
         guard descriptor >= 0 else { return unusable("open", openFailure) }
-        var locked = flock(descriptor, LOCK_EX | LOCK_NB)
-        while locked != 0 && errno == EINTR { locked = flock(descriptor, LOCK_EX | LOCK_NB) }
-        guard locked == 0 else {
+        guard SystemCall.retryingInterrupts({ flock(descriptor, LOCK_EX | LOCK_NB) }) == 0 else {
             let code = errno
             let holder = self.contents(descriptor)
             close(descriptor)
@@ -160,8 +158,7 @@ public final class AgentLock: Sendable {
                 close(descriptor)
                 return unusable("open", openFailure)
             }
-            let reason = "cannot write \(path): \(String(cString: strerror(openFailure)))"
-            return .success((descriptor, reason))
+            return .success((descriptor, SystemError(call: "write", path: path, errno: openFailure).description))
         }
         let bytes = Array(contents.utf8)
         _ = ftruncate(descriptor, 0)

@@ -1,5 +1,5 @@
 import Glibc
-import WaymarkStore
+import WaymarkSystem
 
 /// `state_dir/waymark.pid`: how `waymark defer` finds the running agent.
 public struct PIDFile: Sendable {
@@ -11,9 +11,9 @@ public struct PIDFile: Sendable {
 
     /// Writes this process's id. Not synced: an id names a process of this boot only, so after a power cut the
     /// file is stale whatever it holds, and ``signal(_:)`` checks that its process is a waymark.
-    func write() throws(Files.Failure) {
+    func write() throws(SystemError) {
         try Files.makeDirectory(String(path.dropLast("/waymark.pid".count)))
-        try Files.replace(path, with: Array("\(getpid())\n".utf8), syncing: false)
+        try AtomicFile.write(Array("\(getpid())\n".utf8), to: path, syncing: false)
     }
 
     func remove() {
@@ -29,23 +29,28 @@ public struct PIDFile: Sendable {
 
     /// Sends `signal` to the agent of the file.
     ///
-    /// - Throws: a sentence for the operator when there is no running agent to signal.
-    public func signal(_ signal: Int32) throws(Files.Failure) {
+    /// - Throws: ``NoRunningAgent``, a sentence for the operator, when there is no running agent to signal.
+    public func signal(_ signal: Int32) throws(NoRunningAgent) {
         guard let pid = read() else {
-            throw Files.Failure(description: "no running agent: \(path) does not exist or holds no process id")
+            throw NoRunningAgent(description: "no running agent: \(path) does not exist or holds no process id")
         }
         // A file a crash left behind may name a process id that another program has now.
         if let commandLine = try? Files.contents("/proc/\(pid)/cmdline"), !Self.isWaymark(commandLine) {
-            throw Files.Failure(
+            throw NoRunningAgent(
                 description: "no running agent: process \(pid) of \(path) is not waymark (a stale file)"
             )
         }
         guard kill(pid, signal) == 0 else {
-            throw Files.Failure(
-                description:
-                    "no running agent: process \(pid) of \(path) cannot be signalled (\(String(cString: strerror(errno))))"
+            let reason = SystemError.reason(errno)
+            throw NoRunningAgent(
+                description: "no running agent: process \(pid) of \(path) cannot be signalled (\(reason))"
             )
         }
+    }
+
+    /// Why ``signal(_:)`` found no agent to signal: `no running agent: /run/waymark/waymark.pid does not exist…`.
+    public struct NoRunningAgent: Error, CustomStringConvertible, Sendable {
+        public var description: String
     }
 }
 

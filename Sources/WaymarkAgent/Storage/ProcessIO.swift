@@ -1,4 +1,4 @@
-import WaymarkStore
+import WaymarkSystem
 
 /// This process's disk I/O so far, from `/proc/self/io` (Linux): what `waymark replay --spool` reports so
 /// that the wear of a configuration can be measured.

@@ -1,7 +1,8 @@
 import Logging
+import WaymarkClocks
 import WaymarkCore
-import WaymarkGPSD
 import WaymarkStore
+import WaymarkSystem
 import WaymarkUplink
 
 extension Storage {

@@ -1,5 +1,5 @@
 import Glibc
-import WaymarkStore
+import WaymarkSystem
 
 /// A state or log directory the agent cannot create or write at start: a configuration error (exit status 2),
 /// as a bad value in the file is, rather than a run that keeps nothing. A disk that fails later is another
@@ -30,8 +30,8 @@ public struct UnusableDirectory: Error, CustomStringConvertible, Sendable {
             throw UnusableDirectory(setting: setting, path: path, reason: error.description)
         }
         guard access(path, W_OK | X_OK) == 0 else {
-            let reason = String(cString: strerror(errno))
-            throw UnusableDirectory(setting: setting, path: path, reason: "cannot write in it: \(reason)")
+            let reason = SystemError(call: "write in it", errno: errno)
+            throw UnusableDirectory(setting: setting, path: path, reason: reason.description)
         }
     }
 }

@@ -1,3 +1,4 @@
+import WaymarkClocks
 import WaymarkCore
 import WaymarkStore
 import WaymarkUplink

@@ -1,7 +1,8 @@
 import Logging
+import WaymarkClocks
 import WaymarkCore
-import WaymarkGPSD
 import WaymarkStore
+import WaymarkSystem
 import WaymarkUplink
 
 /// Delivers the spool's released events to one network sink (Traccar, OwnTracks, batch HTTP) on a thread of its

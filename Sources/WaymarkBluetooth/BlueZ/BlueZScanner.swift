@@ -1,7 +1,7 @@
 import CBlueZ
-import Glibc
 import Synchronization
 import WaymarkCore
+import WaymarkSystem
 
 /// The live beacon source: BlueZ over D-Bus, on the thread that calls ``run(emit:)``.
 ///
@@ -15,7 +15,8 @@ public final class BlueZScanner: Sendable {
     private let clock: @Sendable () -> (monotonic: MonotonicInstant, wallClock: Timestamp)
     private let control = Mutex(Control())
     /// Wakes a waiting ``run(emit:)`` for a change of ``setContinuous(_:)`` or ``stop()``.
-    private let wakeFD: Int32
+    private let wake = WakeSignal()
+    private var wakeFD: Int32 { wake.descriptor }
 
     private struct Control {
         var stopped = false
@@ -29,10 +30,7 @@ public final class BlueZScanner: Sendable {
     ) {
         self.configuration = configuration
         self.clock = clock
-        wakeFD = waymark_wake_fd_open()
     }
-
-    deinit { if wakeFD >= 0 { close(wakeFD) } }
 
     /// Scans all the time (true: the agent is tracking) or on the duty cycle (false: paused).
     public func setContinuous(_ continuous: Bool) {
@@ -40,13 +38,13 @@ public final class BlueZScanner: Sendable {
             defer { control.continuous = continuous }
             return control.continuous != continuous
         }
-        if changed { waymark_wake_fd_signal(wakeFD) }
+        if changed { wake.signal() }
     }
 
     /// Ends ``run(emit:)``: discovery is stopped and the connection closed.
     public func stop() {
         control.withLock { $0.stopped = true }
-        waymark_wake_fd_signal(wakeFD)
+        wake.signal()
     }
 
     /// Scans until ``stop()``, handing `emit` the updates in batches (at most one per
@@ -56,7 +54,7 @@ public final class BlueZScanner: Sendable {
             // Out of file descriptors: nothing could wake a wait, so no scanning at all.
             let failure = BeaconSourceFailure(
                 code: .bluetoothUnavailable,
-                message: "cannot make an eventfd: \(String(cString: strerror(errno)))"
+                message: wake.failure?.description ?? "cannot make an eventfd"
             )
             emit([update(.failure(failure))])
             return

@@ -1,5 +1,6 @@
 import CBlueZ
 import Glibc
+import WaymarkSystem
 
 /// A connection to a D-Bus bus, subscribed to BlueZ's signals (the `CBlueZ` C target, on sd-bus).
 final class BusConnection {
@@ -65,7 +66,10 @@ final class BusConnection {
         let microseconds = UInt64(clamping: max(timeout.nanoseconds, 0) / 1000)
         let code = waymark_bus_run(bus, wakeFD, microseconds)
         guard code == 0 else {
-            throw Failure(code: code, description: "the connection to the bus was lost: \(Self.errorText(code))")
+            throw Failure(
+                code: code,
+                description: "the connection to the bus was lost: \(SystemError.reason(abs(code)))"
+            )
         }
     }
 
@@ -107,6 +111,4 @@ final class BusConnection {
     private static func text(_ buffer: [CChar]) -> String {
         String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
-
-    private static func errorText(_ code: Int32) -> String { String(cString: strerror(abs(code))) }
 }

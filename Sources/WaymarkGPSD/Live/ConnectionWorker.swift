@@ -1,6 +1,8 @@
 import CLibGPS
 import Glibc
+import WaymarkClocks
 import WaymarkCore
+import WaymarkSystem
 
 /// Where a connection's thread hands its batches of updates.
 enum Handover {

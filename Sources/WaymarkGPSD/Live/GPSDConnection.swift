@@ -1,5 +1,6 @@
 import Synchronization
 import WaymarkCore
+import WaymarkSystem
 
 /// A live connection to gpsd through libgps: `GPSDConnection(configuration).updates()`.
 ///

@@ -1,5 +1,7 @@
 import Glibc
+import WaymarkClocks
 import WaymarkCore
+import WaymarkSystem
 
 /// How the owner of a connection's thread talks to it: stop it, hand it a new configuration, or turn the
 /// watch off and on. Each wakes a thread sleeping in ``sleep(for:)`` or waiting for gpsd in

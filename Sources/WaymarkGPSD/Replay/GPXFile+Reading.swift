@@ -1,4 +1,5 @@
 import WaymarkGPX
+import WaymarkSystem
 
 extension GPXFile {
     /// Reads and parses the GPX file at `path`.
@@ -14,8 +15,8 @@ extension GPXFile {
 
 private func contents(of path: String) throws(GPXError) -> [UInt8] {
     do {
-        return try FileBytes.read(path)
+        return try Files.contents(path)
     } catch {
-        throw GPXError(code: .unreadable, file: path, message: error.message)
+        throw GPXError(code: .unreadable, file: path, message: error.withoutPath.description)
     }
 }

@@ -1,5 +1,6 @@
 import WaymarkCore
 import WaymarkGPX
+import WaymarkSystem
 
 /// A recorded drive played back through the same pipeline as a live connection, on a simulated clock.
 public protocol ReplaySource: AnyObject {
@@ -26,9 +27,9 @@ public enum Replay {
     ) throws(ReplayError) -> any ReplaySource {
         let bytes: [UInt8]
         do {
-            bytes = try FileBytes.read(path)
+            bytes = try Files.contents(path)
         } catch {
-            throw ReplayError("\(path): \(error.message)")
+            throw ReplayError("\(path): \(error.withoutPath)")
         }
         let firstByte = bytes.first { ![0x20, 0x09, 0x0D, 0x0A, 0xEF, 0xBB, 0xBF].contains($0) }
         guard firstByte == UInt8(ascii: "<") else {

@@ -1,5 +1,5 @@
 import Glibc
-import WaymarkStore
+import WaymarkSystem
 
 /// Files appended to during one delivery, synced together at its end: one fsync per file per delivery, however
 /// many batches it took. A write that fails is cut off again, so a file never keeps half a line.
@@ -13,7 +13,7 @@ final class AppendingFiles {
 
     deinit { closeAll() }
 
-    func append(_ bytes: [UInt8], to path: String) throws(Files.Failure) {
+    func append(_ bytes: [UInt8], to path: String) throws(SystemError) {
         let descriptor: Int32
         if let known = open[path] {
             descriptor = known
@@ -34,7 +34,7 @@ final class AppendingFiles {
 
     /// Syncs every file appended to, `first` before the others, and the directories of new ones; then
     /// closes them.
-    func sync(first: String? = nil) throws(Files.Failure) {
+    func sync(first: String? = nil) throws(SystemError) {
         defer { closeAll() }
         syncs += open.count + newIn.count
         if let first, let descriptor = open[first] { try Files.sync(descriptor, path: first) }

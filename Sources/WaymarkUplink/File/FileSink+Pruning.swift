@@ -1,4 +1,4 @@
-import WaymarkStore
+import WaymarkSystem
 
 extension FileSink {
     /// One file of the logs that pruning may remove.

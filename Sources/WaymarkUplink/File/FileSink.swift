@@ -1,6 +1,7 @@
 import WaymarkCore
 import WaymarkGPX
 import WaymarkStore
+import WaymarkSystem
 
 /// The fleet-review logs (docs/spool-and-logs.md, "The spool, deferred batches and the fleet-review logs") under
 /// the log directory:
@@ -57,7 +58,7 @@ public final class FileSink: Sink {
     /// Opens the logs in `directory`, creating it, and reads back the last `seq` written.
     ///
     /// - Parameter tracks: where the locations of a trip are read from for its GPX file (the spool).
-    public init(directory: String, retention: Retention, tracks: any TrackSource) throws(Files.Failure) {
+    public init(directory: String, retention: Retention, tracks: any TrackSource) throws(SystemError) {
         self.directory = directory.hasSuffix("/") ? String(directory.dropLast()) : directory
         self.retention = retention
         self.tracks = tracks
@@ -133,7 +134,7 @@ public final class FileSink: Sink {
                 segments: segments,
                 into: &document
             )
-            try Files.replace("\(directory)/trips/\(TripTrack.fileName(start: start))", with: document)
+            try AtomicFile.write(document, to: "\(directory)/trips/\(TripTrack.fileName(start: start))")
         }
         try appending.append(trip.line + [UInt8(ascii: "\n")], to: tripsPath)
         lastTripWritten = trip.seq
@@ -149,7 +150,7 @@ public final class FileSink: Sink {
 
     /// The last `seq` of the file's last complete line, 0 when it has none; a torn line after it (a power
     /// cut during a write) is cut off.
-    static func recoverLastSeq(_ path: String) throws(Files.Failure) -> UInt64 {
+    static func recoverLastSeq(_ path: String) throws(SystemError) -> UInt64 {
         guard var size = Files.size(path), size > 0 else { return 0 }
         let newline = UInt8(ascii: "\n")
         var window = 4096

@@ -1,6 +1,5 @@
 import CUplink
-import Dispatch
-import Synchronization
+import WaymarkSystem
 
 /// One MQTT 3.1.1 session with a broker through libmosquitto: its network loop (connecting, reconnecting with
 /// backoff, keep-alive pings, acknowledgements) runs on libmosquitto's own thread; ``publish(_:timeout:)`` blocks
@@ -78,7 +77,7 @@ public final class MQTTClient: @unchecked Sendable {
         }
     }
 
-    /// The session's state, changed by libmosquitto's thread and read by the publisher's.
+    /// The session's state, changed by libmosquitto's thread and read by the publisher's, under ``condition``.
     private struct State {
         var connected = false
         /// Why the client is not connected: the broker's CONNACK, the connection's loss, or libmosquitto's last
@@ -95,9 +94,10 @@ public final class MQTTClient: @unchecked Sendable {
 
     public let settings: Settings
     private let client: OpaquePointer
-    private let state = Mutex(State())
-    /// Signalled at every change of ``state``: the publisher waits on it.
-    private let changed = DispatchSemaphore(value: 0)
+    /// Guards ``current`` and is broadcast at every change of it: the publisher waits on it, on the monotonic
+    /// clock (a wall clock set back must not stretch a publication's timeout).
+    private let condition = MonotonicCondition()
+    private var current = State()
     private var closed = false
     /// Whether the network loop runs (``startIfNeeded()``): touched by the publishing thread and ``close()`` only.
     private var loopStarted = false
@@ -137,22 +137,23 @@ public final class MQTTClient: @unchecked Sendable {
 
     /// Stops a ``publish(_:timeout:)`` under way and every later one: the agent is stopping.
     public func cancel() {
-        state.withLock { $0.cancelled = true }
-        changed.signal()
+        update { $0.cancelled = true }
     }
 
     /// Whether the session is connected now.
-    public var isConnected: Bool { state.withLock { $0.connected } }
+    public var isConnected: Bool { withState { $0.connected } }
 
     /// Waits until the session is connected, at most `limit`; whether it is.
     @discardableResult
     public func waitForConnection(upTo limit: Duration) -> Bool {
         if startIfNeeded() != nil { return false }
         let deadline = Self.deadline(after: limit)
-        while !isConnected {
-            if changed.wait(timeout: deadline) == .timedOut { return isConnected }
+        return condition.locked {
+            while !current.connected {
+                if condition.wait(untilNanoseconds: deadline) { return current.connected }
+            }
+            return true
         }
-        return true
     }
 
     /// Publishes `messages` in order and waits until the broker acknowledged them, the connection was lost, or
@@ -161,7 +162,7 @@ public final class MQTTClient: @unchecked Sendable {
         if let problem = startIfNeeded() { return Publication(acknowledged: 0, problem: problem) }
         // A session just started waits for its CONNACK.
         if !isConnected { waitForConnection(upTo: min(timeout, .seconds(5))) }
-        let problem: Publication? = state.withLock { state in
+        let problem: Publication? = withState { state in
             if state.cancelled { return Publication(acknowledged: 0, problem: "stopped") }
             guard !state.connected else {
                 // Acknowledgements of earlier attempts' messages, come late, must not confirm this one's.
@@ -197,27 +198,28 @@ public final class MQTTClient: @unchecked Sendable {
             ids.append(id)
         }
         let deadline = Self.deadline(after: timeout)
-        while true {
-            let (count, stop) = state.withLock { state -> (Int, String?) in
-                let count = ids.prefix { state.acknowledged.contains($0) }.count
-                if state.cancelled { return (count, "stopped") }
-                if !state.connected { return (count, "the connection to \(endpoint) was lost: \(state.problem ?? "")") }
-                return (count, nil)
-            }
-            if count == ids.count || stop != nil {
-                state.withLock { state in for id in ids { state.acknowledged.remove(id) } }
-                return Publication(acknowledged: count, published: ids.count, problem: stop ?? refusal)
-            }
-            if changed.wait(timeout: deadline) == .timedOut {
-                let count = state.withLock { state in
-                    defer { for id in ids { state.acknowledged.remove(id) } }
-                    return ids.prefix { state.acknowledged.contains($0) }.count
+        return condition.locked {
+            while true {
+                let count = ids.prefix { current.acknowledged.contains($0) }.count
+                var stop: String?
+                if current.cancelled {
+                    stop = "stopped"
+                } else if !current.connected {
+                    stop = "the connection to \(endpoint) was lost: \(current.problem ?? "")"
                 }
-                return Publication(
-                    acknowledged: count,
-                    published: ids.count,
-                    problem: "\(endpoint) acknowledged \(count) of \(ids.count) messages within \(timeout)"
-                )
+                if count == ids.count || stop != nil {
+                    for id in ids { current.acknowledged.remove(id) }
+                    return Publication(acknowledged: count, published: ids.count, problem: stop ?? refusal)
+                }
+                if condition.wait(untilNanoseconds: deadline) {
+                    let count = ids.prefix { current.acknowledged.contains($0) }.count
+                    for id in ids { current.acknowledged.remove(id) }
+                    return Publication(
+                        acknowledged: count,
+                        published: ids.count,
+                        problem: "\(endpoint) acknowledged \(count) of \(ids.count) messages within \(timeout)"
+                    )
+                }
             }
         }
     }
@@ -235,11 +237,11 @@ public final class MQTTClient: @unchecked Sendable {
         public var refusedByBroker = false
     }
 
-    /// `duration` from now, to the nanosecond, as Dispatch counts it.
-    private static func deadline(after duration: Duration) -> DispatchTime {
+    /// `duration` from now, in nanoseconds on the monotonic clock (``MonotonicCondition``'s deadlines).
+    private static func deadline(after duration: Duration) -> Int64 {
         let (seconds, attoseconds) = duration.components
         let nanoseconds = max(0, seconds) * 1_000_000_000 + attoseconds / 1_000_000_000
-        return DispatchTime.now() + .nanoseconds(Int(min(nanoseconds, Int64(Int32.max) * 1_000_000_000)))
+        return SystemClocks.monotonicNanoseconds() + min(nanoseconds, Int64(Int32.max) * 1_000_000_000)
     }
 
     private var endpoint: String { "mqtt\(settings.caFile == nil ? "" : "s")://\(settings.host):\(settings.port)" }
@@ -317,11 +319,11 @@ public final class MQTTClient: @unchecked Sendable {
     private func startIfNeeded() -> String? {
         guard !loopStarted else { return nil }
         let keepAlive = Int32(max(5, min(settings.keepAlive.components.seconds, 65_535)))
-        state.withLock { $0.lastError = nil }
+        withState { $0.lastError = nil }
         let code = waymark_mosquitto_connect(client, settings.host, Int32(settings.port), keepAlive)
         guard code == MOSQ_ERR_SUCCESS.rawValue else {
             // What libmosquitto logged on the way (OpenSSL's reason), else its code's text.
-            let reason = state.withLock { $0.lastError } ?? String(cString: waymark_mosquitto_strerror(code))
+            let reason = withState { $0.lastError } ?? String(cString: waymark_mosquitto_strerror(code))
             let problem = "not connected to \(endpoint): \(reason)"
             update { $0.problem = problem }
             return problem
@@ -334,9 +336,16 @@ public final class MQTTClient: @unchecked Sendable {
         return nil
     }
 
+    /// Changes the state and wakes the publisher. Never called with ``condition``'s mutex held.
     private func update(_ body: (inout State) -> Void) {
-        state.withLock { body(&$0) }
-        changed.signal()
+        condition.locked {
+            body(&current)
+            condition.broadcast()
+        }
+    }
+
+    private func withState<Result>(_ body: (inout State) -> Result) -> Result {
+        condition.locked { body(&current) }
     }
 
     /// The client a callback is for, from its context.

@@ -1,4 +1,5 @@
 import Glibc
+import WaymarkSystem
 
 /// The TCP sockets on 127.0.0.1 that a raw log's replay uses: the feed gpsd reads, and the client that
 /// watches gpsd. Every descriptor is close-on-exec, so gpsd inherits none.
@@ -7,7 +8,7 @@ enum LoopbackSocket {
     static func listen() throws(ReplayError) -> (descriptor: Int32, port: Int) {
         let descriptor = try make()
         guard let port = bind(descriptor), Glibc.listen(descriptor, 1) == 0 else {
-            let reason = failure()
+            let reason = SystemError.reason(errno)
             close(descriptor)
             throw ReplayError("cannot listen on 127.0.0.1 for gpsd's feed: \(reason)", code: .gpsdFailed)
         }
@@ -20,7 +21,10 @@ enum LoopbackSocket {
         let descriptor = try make()
         defer { close(descriptor) }
         guard let port = bind(descriptor) else {
-            throw ReplayError("cannot find a free port on 127.0.0.1 for gpsd: \(failure())", code: .gpsdFailed)
+            throw ReplayError(
+                "cannot find a free port on 127.0.0.1 for gpsd: \(SystemError.reason(errno))",
+                code: .gpsdFailed
+            )
         }
         return port
     }
@@ -67,13 +71,10 @@ enum LoopbackSocket {
         _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
     }
 
-    /// What the last failed call said (`strerror(errno)`).
-    static func failure() -> String { String(cString: strerror(errno)) }
-
     private static func make() throws(ReplayError) -> Int32 {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard descriptor >= 0 else {
-            throw ReplayError("cannot make a socket for gpsd: \(failure())", code: .gpsdFailed)
+            throw ReplayError("\(SystemError(call: "make a socket for gpsd"))", code: .gpsdFailed)
         }
         return descriptor
     }

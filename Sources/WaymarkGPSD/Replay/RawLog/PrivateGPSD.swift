@@ -1,4 +1,5 @@
 import Glibc
+import WaymarkSystem
 
 /// A gpsd child process of waymark's own, reading one `tcp://` device and serving one loopback port, with its
 /// stderr on a pipe that waymark reads (gpsd writes no file: no control socket, no pid file).
@@ -20,7 +21,7 @@ final class PrivateGPSD {
         self.port = port
         var ends: [Int32] = [-1, -1]
         guard pipe(&ends) == 0 else {
-            throw ReplayError("cannot make a pipe for gpsd: \(String(cString: strerror(errno)))", code: .gpsdFailed)
+            throw ReplayError("\(SystemError(call: "make a pipe for gpsd"))", code: .gpsdFailed)
         }
         defer { close(ends[1]) }
         stderr = ends[0]
@@ -33,7 +34,7 @@ final class PrivateGPSD {
             close(ends[0])
             stderr = -1
             status = 0  // Nothing to wait for.
-            throw ReplayError("cannot start \(program.path): \(String(cString: strerror(result)))", code: .gpsdFailed)
+            throw ReplayError("\(SystemError(call: "start", path: program.path, errno: result))", code: .gpsdFailed)
         }
     }
 
@@ -46,9 +47,8 @@ final class PrivateGPSD {
     var hasExited: Bool {
         guard status == nil else { return true }
         var value: Int32 = 0
-        switch waitpid(pid, &value, WNOHANG) {
+        switch SystemCall.retryingInterrupts({ waitpid(pid, &value, WNOHANG) }) {
         case pid: status = value
-        case -1 where errno == EINTR: return false
         case -1: status = -1
         default: return false
         }
@@ -58,16 +58,10 @@ final class PrivateGPSD {
     /// Whether gpsd sleeps (waits for input), as /proc says: any state but running. True when /proc cannot
     /// tell, so that silence alone decides.
     var isAsleep: Bool {
-        let descriptor = open("/proc/\(pid)/stat", O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return true }
-        defer { close(descriptor) }
-        var buffer = [UInt8](repeating: 0, count: 512)
-        let count = read(descriptor, &buffer, buffer.count)
+        guard let stat = try? Files.contents("/proc/\(pid)/stat") else { return true }
         // `pid (comm) S ...`: the state follows the last `)`.
-        guard count > 0, let close = buffer[..<count].lastIndex(of: UInt8(ascii: ")")), close + 2 < count else {
-            return true
-        }
-        return buffer[close + 2] != UInt8(ascii: "R")
+        guard let close = stat.lastIndex(of: UInt8(ascii: ")")), close + 2 < stat.count else { return true }
+        return stat[close + 2] != UInt8(ascii: "R")
     }
 
     /// How gpsd ended, and the last line it wrote to stderr: `exit status 1: gpsd:ERROR: …`.
@@ -89,12 +83,10 @@ final class PrivateGPSD {
         guard stderr >= 0 else { return }
         var buffer = [UInt8](repeating: 0, count: 4096)
         while true {
-            let count = read(stderr, &buffer, buffer.count)
+            let count = SystemCall.retryingInterrupts { read(stderr, &buffer, buffer.count) }
             if count > 0 {
                 diagnostics.append(contentsOf: buffer[..<count])
                 if diagnostics.count > 2048 { diagnostics.removeFirst(diagnostics.count - 2048) }
-            } else if count < 0 && errno == EINTR {
-                continue
             } else {
                 if count == 0 || errno != EAGAIN {
                     close(stderr)

@@ -1,5 +1,7 @@
 import Glibc
+import WaymarkClocks
 import WaymarkCore
+import WaymarkSystem
 
 /// One private gpsd reading one raw log for ``RawLogCapture``: the feed listener, gpsd, the watching client,
 /// and the loop that serves the feed and reads gpsd's reports in one `poll`. Every descriptor is closed and
@@ -84,20 +86,22 @@ final class RawLogSession {
                 lastProgress = SystemClocks.monotonic()
             }
             if feed >= 0, sent < pacer.limit {
-                let count = feedBytes.withUnsafeBytes { all in
-                    send(feed, all.baseAddress! + sent, pacer.limit - sent, Int32(MSG_NOSIGNAL))
+                let count = SystemCall.retryingInterrupts {
+                    feedBytes.withUnsafeBytes { all in
+                        send(feed, all.baseAddress! + sent, pacer.limit - sent, Int32(MSG_NOSIGNAL))
+                    }
                 }
                 if count > 0 {
                     sent += count
                     lastProgress = SystemClocks.monotonic()
-                } else if count < 0, errno != EAGAIN, errno != EINTR {
+                } else if count < 0, errno != EAGAIN {
                     throw failure("closed the log's feed after \(sent) of \(feedBytes.count) bytes")
                 }
             }
             // All that gpsd has said so far, before any more of the log goes.
             var heard = 0
             while true {
-                let count = read(client, &buffer, buffer.count)
+                let count = SystemCall.retryingInterrupts { read(client, &buffer, buffer.count) }
                 if count == 0 {
                     throw failure(
                         gpsd.hasExited
@@ -106,9 +110,8 @@ final class RawLogSession {
                     )
                 }
                 if count < 0 {
-                    if errno == EINTR { continue }
                     if errno == EAGAIN { break }
-                    throw failure("broke the connection: \(LoopbackSocket.failure())")
+                    throw failure("broke the connection: \(SystemError.reason(errno))")
                 }
                 heard += count
                 partial.append(contentsOf: buffer[..<count])
@@ -184,12 +187,12 @@ final class RawLogSession {
     private static func sendAll(_ bytes: [UInt8], to descriptor: Int32) -> Bool {
         var sent = 0
         while sent < bytes.count {
-            let count = bytes.withUnsafeBytes {
-                send(descriptor, $0.baseAddress! + sent, $0.count - sent, Int32(MSG_NOSIGNAL))
+            let count = SystemCall.retryingInterrupts {
+                bytes.withUnsafeBytes { send(descriptor, $0.baseAddress! + sent, $0.count - sent, Int32(MSG_NOSIGNAL)) }
             }
             if count > 0 {
                 sent += count
-            } else if count < 0, errno == EAGAIN || errno == EINTR {
+            } else if count < 0, errno == EAGAIN {
                 usleep(1_000)
             } else {
                 return false

@@ -1,16 +1,16 @@
 import Glibc
 
-/// Writing to a file descriptor without Foundation: stdout for `--print`, stderr for the command line.
+/// Writing to a file descriptor without Foundation: stdout for `--print`, stderr for the command line, and the
+/// files of ``Files`` and ``AtomicFile``.
 public enum FileDescriptorOutput {
     /// Writes all of `bytes` to `descriptor`, retrying after EINTR; false when a write failed or wrote
-    /// nothing (a closed pipe: the caller decides whether that matters).
+    /// nothing (a closed pipe: the caller decides whether that matters), `errno` then saying why.
     @discardableResult
     public static func writeAll(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32) -> Bool {
         guard let base = bytes.baseAddress else { return true }
         var offset = 0
         while offset < bytes.count {
-            let written = write(descriptor, base + offset, bytes.count - offset)
-            if written < 0 && errno == EINTR { continue }
+            let written = SystemCall.retryingInterrupts { write(descriptor, base + offset, bytes.count - offset) }
             guard written > 0 else { return false }
             offset += written
         }

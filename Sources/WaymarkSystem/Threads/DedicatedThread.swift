@@ -1,4 +1,4 @@
-import CLibGPS
+import CLinux
 import Glibc
 
 /// A detached OS thread for blocking calls (`gps_waiting`, `gps_read`, SQLite's commits), never the
@@ -35,7 +35,7 @@ public enum DedicatedThread {
         )
         guard result == 0 else {
             Unmanaged<Body>.fromOpaque(context).release()
-            preconditionFailure("cannot start a thread: \(String(cString: strerror(result)))")
+            preconditionFailure("\(SystemError(call: "start a thread", errno: result))")
         }
     }
 }

@@ -1,5 +1,4 @@
 import Glibc
-import WaymarkCore
 
 /// A mutex with a condition variable whose timed waits run on the monotonic clock: a wall clock set back (a
 /// board without a real-time clock, set late by NTP or GPS) must not stretch a wait, as `sem_timedwait` and
@@ -32,15 +31,16 @@ public final class MonotonicCondition: @unchecked Sendable {
         return try body()
     }
 
-    /// Inside ``locked(_:)``: releases the mutex until ``broadcast()`` or `deadline` (on the monotonic clock; nil
-    /// waits for the broadcast alone), then holds it again. True when the deadline passed. Callers wait in a
-    /// loop on their own condition: a wake-up may be spurious.
-    public func wait(until deadline: MonotonicInstant?) -> Bool {
+    /// Inside ``locked(_:)``: releases the mutex until ``broadcast()`` or `deadline` (nanoseconds on the
+    /// monotonic clock, ``SystemClocks/monotonicNanoseconds()``; nil waits for the broadcast alone), then holds
+    /// it again. True when the deadline passed. Callers wait in a loop on their own condition: a wake-up may be
+    /// spurious.
+    public func wait(untilNanoseconds deadline: Int64?) -> Bool {
         guard let deadline else {
             pthread_cond_wait(condition, mutex)
             return false
         }
-        let nanoseconds = max(deadline.nanoseconds, 0)
+        let nanoseconds = max(deadline, 0)
         var time = timespec(tv_sec: Int(nanoseconds / 1_000_000_000), tv_nsec: Int(nanoseconds % 1_000_000_000))
         return pthread_cond_timedwait(condition, mutex, &time) == ETIMEDOUT
     }

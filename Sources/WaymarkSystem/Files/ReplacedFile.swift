@@ -1,6 +1,5 @@
 import CLinux
 import Glibc
-import WaymarkStore
 
 /// A file the agent rewrites again and again (the status file, the metrics textfile), each time atomically: a
 /// reader that opens it gets the old contents or the new, never part of either, and never no file.
@@ -19,8 +18,9 @@ import WaymarkStore
 /// a file replaced by someone else (`mv`, an editor) is noticed at the next write, which starts again. Where
 /// the exchange is not possible (a file system without it), the spare is renamed over the file instead. A
 /// failed write starts again from nothing once (the directory made when it is missing) before it reports.
-final class ReplacedFile {
-    let path: String
+public final class ReplacedFile {
+    /// The file rewritten.
+    public let path: String
     private let directoryPath: String
     private let name: String
     private let spareName: String
@@ -43,7 +43,7 @@ final class ReplacedFile {
     }
 
     /// `mode` applies whatever the umask (UMask=0027 in the unit).
-    init(path: String, mode: mode_t) {
+    public init(path: String, mode: mode_t) {
         self.path = path
         let slash = path.lastIndex(of: "/")
         directoryPath = slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
@@ -55,7 +55,7 @@ final class ReplacedFile {
     deinit { close() }
 
     /// Replaces the file's contents with `bytes`.
-    func write(_ bytes: [UInt8]) throws(Files.Failure) {
+    public func write(_ bytes: [UInt8]) throws(SystemError) {
         do {
             try replace(with: bytes)
         } catch {
@@ -65,7 +65,7 @@ final class ReplacedFile {
     }
 
     /// Closes the descriptors and removes the spare; the file stays. The next write starts again.
-    func close() {
+    public func close() {
         if let spare, holds(spareName, spare) { unlinkat(directory, spareName, 0) }
         closeHandles()
         if directory >= 0 { closeDescriptor(directory) }
@@ -73,7 +73,7 @@ final class ReplacedFile {
         sharing = false
     }
 
-    private func replace(with bytes: [UInt8]) throws(Files.Failure) {
+    private func replace(with bytes: [UInt8]) throws(SystemError) {
         try openDirectory()
         if !sharing, spare.map({ !holds(spareName, $0) }) ?? true {
             // First, after a rename, or someone else moved the names: from the spare name as it is now.
@@ -93,36 +93,37 @@ final class ReplacedFile {
             self.current = nil
         }
         guard renameat(directory, spareName, directory, name) == 0 else {
-            throw Files.Failure("rename \(directoryPath)/\(spareName) to", path)
+            throw SystemError(call: "rename \(directoryPath)/\(spareName) to", path: path)
         }
         current = written
         spare = nil
     }
 
-    private func overwrite(_ file: inout Handle, with bytes: [UInt8]) throws(Files.Failure) {
+    private func overwrite(_ file: inout Handle, with bytes: [UInt8]) throws(SystemError) {
         var offset = 0
         while offset < bytes.count {
-            let written = bytes.withUnsafeBytes {
-                pwrite(file.descriptor, $0.baseAddress! + offset, $0.count - offset, off_t(offset))
+            let written = SystemCall.retryingInterrupts {
+                bytes.withUnsafeBytes {
+                    pwrite(file.descriptor, $0.baseAddress! + offset, $0.count - offset, off_t(offset))
+                }
             }
-            if written < 0 && errno == EINTR { continue }
-            guard written > 0 else { throw Files.Failure("write", "\(directoryPath)/\(spareName)") }
+            guard written > 0 else { throw SystemError(call: "write", path: "\(directoryPath)/\(spareName)") }
             offset += written
         }
         // Only a shorter text leaves old bytes behind.
         if bytes.count < file.length {
             guard ftruncate(file.descriptor, off_t(bytes.count)) == 0 else {
-                throw Files.Failure("truncate", "\(directoryPath)/\(spareName)")
+                throw SystemError(call: "truncate", path: "\(directoryPath)/\(spareName)")
             }
         }
         file.length = bytes.count
     }
 
     /// Another writer's path: a file of this process, written whole and renamed over the file.
-    private func replaceThroughTemporaryFile(with bytes: [UInt8]) throws(Files.Failure) {
+    private func replaceThroughTemporaryFile(with bytes: [UInt8]) throws(SystemError) {
         let temporary = "\(name).\(getpid()).tmp"
         let descriptor = openat(directory, temporary, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, mode)
-        guard descriptor >= 0 else { throw Files.Failure("create", "\(directoryPath)/\(temporary)") }
+        guard descriptor >= 0 else { throw SystemError(call: "create", path: "\(directoryPath)/\(temporary)") }
         do {
             defer { closeDescriptor(descriptor) }
             fchmod(descriptor, mode)
@@ -132,34 +133,33 @@ final class ReplacedFile {
             throw error
         }
         guard renameat(directory, temporary, directory, name) == 0 else {
-            let failure = Files.Failure("rename \(directoryPath)/\(temporary) to", path)
+            let failure = SystemError(call: "rename \(directoryPath)/\(temporary) to", path: path)
             unlinkat(directory, temporary, 0)
             throw failure
         }
     }
 
-    private func openDirectory() throws(Files.Failure) {
+    private func openDirectory() throws(SystemError) {
         guard directory < 0 else { return }
         if Files.size(directoryPath) == nil { try Files.makeDirectory(directoryPath) }
         directory = open(directoryPath, Self.directoryFlags)
-        guard directory >= 0 else { throw Files.Failure("open the directory", directoryPath) }
+        guard directory >= 0 else { throw SystemError(call: "open the directory", path: directoryPath) }
     }
 
     /// The spare, opened and locked; nil when another process holds it.
-    private func openSpare() throws(Files.Failure) -> Handle? {
+    private func openSpare() throws(SystemError) -> Handle? {
         let descriptor = openat(directory, spareName, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, mode)
-        guard descriptor >= 0 else { throw Files.Failure("create", "\(directoryPath)/\(spareName)") }
+        guard descriptor >= 0 else { throw SystemError(call: "create", path: "\(directoryPath)/\(spareName)") }
         guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
-            let failure = Files.Failure("lock", "\(directoryPath)/\(spareName)")
-            let held = errno == EWOULDBLOCK
+            let failure = SystemError(call: "lock", path: "\(directoryPath)/\(spareName)")
             closeDescriptor(descriptor)
-            if held { return nil }
+            if failure.errno == EWOULDBLOCK { return nil }
             throw failure
         }
         var status = stat()
         guard fstat(descriptor, &status) == 0 else {
             closeDescriptor(descriptor)
-            throw Files.Failure("read the status of", "\(directoryPath)/\(spareName)")
+            throw SystemError(call: "read the status of", path: "\(directoryPath)/\(spareName)")
         }
         fchmod(descriptor, mode)
         return Handle(
