@@ -80,16 +80,29 @@ struct OwnTracksDeliveryTests {
         return (seqs, bySeq)
     }
 
-    /// Waits until the subscriber holds every location the spool holds.
-    static func waitForEveryLocation(_ workspace: Workspace, _ output: URL, seconds: Double) throws {
+    /// Waits until the subscriber holds every location the spool holds. When it does not, the error says which
+    /// are missing, what the agent said (`agentLog`) and the broker's log: a failure on a loaded machine must be
+    /// diagnosable from its message alone.
+    static func waitForEveryLocation(
+        _ workspace: Workspace,
+        _ output: URL,
+        seconds: Double,
+        broker: MosquittoTestServer? = nil,
+        agentLog: () -> String = { "" }
+    ) throws {
         let deadline = Date().addingTimeInterval(seconds)
         while true {
             let spooled = Set(try workspace.spooledLocations().keys)
             let received = Set(receivedLocations(output).seqs)
             if !spooled.isEmpty && spooled.isSubset(of: received) { return }
             guard Date() < deadline else {
+                let missing = spooled.subtracting(received).sorted()
+                func tail(_ text: String) -> String { text.split(separator: "\n").suffix(40).joined(separator: "\n") }
                 throw TestServerError(
-                    "\(spooled.subtracting(received).count) of \(spooled.count) locations never reached the subscriber"
+                    "\(missing.count) of \(spooled.count) locations never reached the subscriber (seqs "
+                        + "\(missing.first ?? 0)...\(missing.last ?? 0); the subscriber has \(received.count)); "
+                        + "spool stats: \((try? workspace.spoolStats()) ?? [:])\nthe agent's log:\n\(tail(agentLog()))"
+                        + "\nthe broker's log:\n\(tail(broker?.brokerLog ?? ""))"
                 )
             }
             Thread.sleep(forTimeInterval: 0.2)
@@ -129,7 +142,7 @@ struct OwnTracksDeliveryTests {
             }
         }
         try agent.wait(seconds: 60, "the end of the drive") { agent.stderr.contains("code=no_device") }
-        try Self.waitForEveryLocation(workspace, output, seconds: 60)
+        try Self.waitForEveryLocation(workspace, output, seconds: 60, broker: broker) { agent.stderr }
         #expect(agent.interrupt() == 0, "\(agent.stderr)")
 
         let spooled = try workspace.spooledLocations()
@@ -180,7 +193,7 @@ struct OwnTracksDeliveryTests {
         let agent = try workspace.start(gpsd: gpsd.port)
         try agent.wait(seconds: 60, "the end of the drive") { agent.stderr.contains("code=no_device") }
         try broker.restart()
-        try Self.waitForEveryLocation(workspace, output, seconds: 60)
+        try Self.waitForEveryLocation(workspace, output, seconds: 60, broker: broker) { agent.stderr }
         #expect(agent.interrupt() == 0, "\(agent.stderr)")
         #expect(Set(Self.receivedLocations(output).seqs) == Set(try workspace.spooledLocations().keys))
 
@@ -220,7 +233,7 @@ struct OwnTracksDeliveryTests {
         )
         let agent = try workspace.start(gpsd: gpsd.port)
         try agent.wait(seconds: 60, "the end of the drive") { agent.stderr.contains("code=no_device") }
-        try Self.waitForEveryLocation(workspace, output, seconds: 60)
+        try Self.waitForEveryLocation(workspace, output, seconds: 60, broker: broker) { agent.stderr }
         #expect(agent.interrupt() == 0)
         // The Recorder too has every location before anything is compared.
         let spooled = Set(try workspace.spooledLocations().keys)
