@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "WaymarkSystem", targets: ["WaymarkSystem"]),
         .library(name: "WaymarkFormats", targets: ["WaymarkFormats"]),
         .library(name: "WaymarkCore", targets: ["WaymarkCore"]),
+        .library(name: "WaymarkClocks", targets: ["WaymarkClocks"]),
         .library(name: "WaymarkGPX", targets: ["WaymarkGPX"]),
         .library(name: "WaymarkGPSD", targets: ["WaymarkGPSD"]),
         .library(name: "WaymarkStore", targets: ["WaymarkStore"]),
@@ -91,6 +92,7 @@ let package = Package(
             dependencies: [
                 "WaymarkAgent",
                 "WaymarkBluetooth",
+                "WaymarkClocks",
                 "WaymarkCore",
                 "WaymarkFormats",
                 "WaymarkGPSD",

@@ -14,8 +14,3 @@ extension SystemClocks {
         return Timestamp(seconds: now.seconds, nanoseconds: now.nanoseconds)
     }
 }
-
-extension MonotonicCondition {
-    /// ``MonotonicCondition/wait(untilNanoseconds:)`` with a deadline on the monotonic clock; true when it passed.
-    public func wait(until deadline: MonotonicInstant?) -> Bool { wait(untilNanoseconds: deadline?.nanoseconds) }
-}

@@ -1,7 +1,9 @@
 import ArgumentParser
 import Glibc
+import WaymarkClocks
 import WaymarkCore
 import WaymarkFormats
+import WaymarkSystem
 
 extension Waymark.Geo {
     struct Declination: ParsableCommand {
@@ -121,7 +123,7 @@ extension Waymark.Geo {
                     }
                 case (nil, nil):
                     // The one clock read: today's UTC date.
-                    let now = Timestamp(seconds: Int64(time(nil)))
+                    let now = SystemClocks.wall()
                     let (days, second) = now.seconds.quotientAndRemainder(dividingBy: 86_400)
                     self.year = Timestamp(seconds: (second < 0 ? days - 1 : days) * 86_400).decimalYear
                 }

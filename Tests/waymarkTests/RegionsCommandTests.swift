@@ -439,7 +439,8 @@ struct RegionsCommandTests {
             "add", "depot", "--lat", "\(latitude)", "--lon", "\(longitude)", "--radius", "2000",
         ])
         #expect(added.status == 0, "\(added.stderr)")
-        try agent.wait(seconds: 2, "the added region loaded") { agent.stderr.contains("1 regions loaded") }
+        // Loaded once the file has stayed the same for one look, a second after the change: at most about 2 s.
+        try agent.wait(seconds: 10, "the added region loaded") { agent.stderr.contains("1 regions loaded") }
         try agent.wait(seconds: 20, "the depot's state") { agent.stdout.contains("\"type\":\"region_state\"") }
         #expect(agent.stdout.contains("\"state\":\"inside\",\"id\":\"depot\""), "\(agent.stdout)")
         #expect(!agent.stderr.contains("rejected"), "\(agent.stderr)")

@@ -209,20 +209,14 @@ public struct RegionFileEditor: Sendable {
     private func locked<Result>(
         _ body: () throws(RegionEditError) -> Result
     ) throws(RegionEditError) -> Result {
-        let descriptor = open(Self.directory(of: path), O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        let descriptor = open(Files.directory(of: path), O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard descriptor >= 0 else { return try body() }
         defer { close(descriptor) }
         guard SystemCall.retryingInterrupts({ flock(descriptor, LOCK_EX) }) == 0 else {
-            let failure = SystemError(call: "lock", path: Self.directory(of: path))
+            let failure = SystemError(call: "lock", path: Files.directory(of: path))
             throw RegionEditError(code: .cannotWrite, message: "\(failure); \(path) not changed")
         }
         return try body()
-    }
-
-    /// The directory that holds `path`, an absolute path.
-    static func directory(of path: String) -> String {
-        guard let slash = path.lastIndex(of: "/"), slash != path.startIndex else { return "/" }
-        return String(path[..<slash])
     }
 
     /// `path` made absolute with the working directory.

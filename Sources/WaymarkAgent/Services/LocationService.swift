@@ -93,7 +93,10 @@ public final class LocationService: Service, Sendable {
     public var counters: Counters { finalCounters.withLock { $0 } }
 
     /// What the other services tell the loop: queued in the order told, and applied in that order at its next
-    /// step, before what runs that step. A region file's verdict thus follows the regions it loaded.
+    /// step, before what runs that step. A region file's verdict thus follows the regions it loaded. Of the
+    /// settings, the region set, the deferral and the status request only the newest counts: one told while an
+    /// earlier one still waits replaces it (two reloads in one step apply the last; the queue holds at most one
+    /// region set).
     private enum Input: Sendable {
         /// Reloaded `[location]`, `[heading]`, `[regions]` and the other settings.
         case configuration(Configuration)
@@ -105,6 +108,20 @@ public final class LocationService: Service, Sendable {
         case deferral(enabled: Bool)
         /// `waymark status` asks for a fresh status file.
         case statusRequest
+
+        /// The kinds of input of which only the newest counts.
+        enum Replaceable { case configuration, regions, deferral, statusRequest }
+
+        /// What a newer input of the same kind replaces while it waits; nil for a verdict, each of which counts.
+        var replaceable: Replaceable? {
+            switch self {
+            case .configuration: .configuration
+            case .regions: .regions
+            case .deferral: .deferral
+            case .statusRequest: .statusRequest
+            case .regionFile: nil
+            }
+        }
     }
 
     /// What runs one step of the loop: a batch from a source, the core's deadline, inputs or a network sink's
@@ -119,12 +136,14 @@ public final class LocationService: Service, Sendable {
         case stop
     }
 
-    /// Queues `input` for the loop's next step. Only the first input waiting wakes the loop: those told after it,
-    /// until the loop takes them, are taken with it.
+    /// Queues `input` for the loop's next step, in place of a waiting one it replaces. Only the first input
+    /// waiting wakes the loop: those told after it, until the loop takes them, are taken with it.
     private func tell(_ input: Input) {
         let first = inputs.withLock { inputs in
+            let wasEmpty = inputs.isEmpty
+            if let kind = input.replaceable { inputs.removeAll { $0.replaceable == kind } }
             inputs.append(input)
-            return inputs.count == 1
+            return wasEmpty
         }
         if first { _ = wakeUp.withLock { $0?.yield(.pending) } }
     }

@@ -1,7 +1,7 @@
 /// A reading of a monotonic clock: every timeout, interval, dwell and delay is measured with it.
 ///
-/// Live, it comes from `ContinuousClock`; in replay, from a simulated clock driven by the capture's own
-/// times. The origin is arbitrary: only differences between two instants mean anything.
+/// Live, it comes from `SystemClocks` (`CLOCK_MONOTONIC`); in replay, from a simulated clock driven by the
+/// capture's own times. The origin is arbitrary: only differences between two instants mean anything.
 public struct MonotonicInstant: Hashable, Comparable, Sendable {
     /// Nanoseconds since the clock's arbitrary origin.
     public var nanoseconds: Int64

@@ -102,7 +102,7 @@ struct ConnectionWorker {
             return "gpsd refused the watch request"
         }
         guard waymark_set_nonblocking(data.pointer) == 0 else {
-            return "cannot configure the connection: \(String(cString: strerror(errno)))"
+            return "cannot configure the connection: \(SystemError.reason(errno))"
         }
         var builder = SourceEventBuilder(
             device: configuration.device,
@@ -114,7 +114,7 @@ struct ConnectionWorker {
             if let wanted = control.takeWatchRequest(), case .send(let on) = session.watchRequested(wanted, at: now),
                 !watch(on)
             {
-                return "sending the watch request failed: \(String(cString: strerror(errno)))"
+                return "sending the watch request failed: \(SystemError.reason(errno))"
             }
             let poll: GPSDSession.Poll
             switch session.nextWait(at: now, epochDeadline: builder.deadline) {
@@ -134,7 +134,7 @@ struct ConnectionWorker {
             if !ready && !failed && poll.timeout != .zero {
                 ready = control.waitReadable(data.pointer.pointee.gps_fd, timeout: poll.timeout)
             }
-            if failed { return "reading from gpsd failed: \(String(cString: strerror(errno)))" }
+            if failed { return "reading from gpsd failed: \(SystemError.reason(errno))" }
             guard ready else {
                 for event in builder.flush(at: SystemClocks.monotonic()) { emit(event) }
                 deliver()
@@ -142,7 +142,7 @@ struct ConnectionWorker {
             }
             let status = waymark_read(data.pointer, data.message.baseAddress, WAYMARK_MESSAGE_CAPACITY)
             guard status >= 0 else {
-                return session.readFailed(errno == 0 ? .closed : .error(String(cString: strerror(errno))))
+                return session.readFailed(errno == 0 ? .closed : .error(SystemError.reason(errno)))
             }
             guard status > 0 else {
                 // Only part of a line so far: hand over what is pending, then wait for more bytes (or a stop, or a

@@ -45,10 +45,15 @@ public enum Files {
 
     /// Makes a file's creation, rename or removal in its directory durable.
     public static func syncDirectory(of path: String) {
-        let directory = path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
-        let descriptor = open(directory.isEmpty ? "/" : directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        let descriptor = open(directory(of: path), O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard descriptor >= 0 else { return }
         fsync(descriptor)
         close(descriptor)
+    }
+
+    /// The directory that holds `path`: "." for a name without a slash, "/" for one at the root.
+    public static func directory(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
     }
 }

@@ -46,7 +46,7 @@ public final class ReplacedFile {
     public init(path: String, mode: mode_t) {
         self.path = path
         let slash = path.lastIndex(of: "/")
-        directoryPath = slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
+        directoryPath = Files.directory(of: path)
         name = slash.map { String(path[path.index(after: $0)...]) } ?? path
         spareName = name + ".spare"
         self.mode = mode

@@ -25,6 +25,17 @@ import WaymarkTestSupport
         }
     }
 
+    @Test(
+        "the directory that holds a path, whose fsync makes a rename in it durable",
+        arguments: [
+            ("/var/lib/waymark/spool.db", "/var/lib/waymark"), ("/regions.geojson", "/"),
+            ("regions.geojson", "."), ("config/regions.geojson", "config"), ("a//b", "a/"),
+        ]
+    )
+    func directoryOf(_ path: String, _ directory: String) {
+        #expect(Files.directory(of: path) == directory)
+    }
+
     @Test("directories made with their parents, listed, sized, cut, tailed and removed")
     func directories() throws {
         let directory = try Fixtures.temporaryDirectory()
