@@ -91,6 +91,7 @@ let package = Package(
             dependencies: [
                 "WaymarkAgent",
                 "WaymarkBluetooth",
+                "WaymarkClocks",
                 "WaymarkCore",
                 "WaymarkFormats",
                 "WaymarkGPSD",
