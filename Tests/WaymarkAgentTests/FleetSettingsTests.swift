@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import WaymarkAgent
@@ -62,5 +63,30 @@ import Testing
             error = caught
         }
         #expect(error?.description == expected)
+    }
+
+    @Test func checkConfigReadsTheSinksFilesForTheFleetWithTheSinkOff() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("fleet-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("waymark.toml").path
+        try """
+        [places]
+        enabled = false
+        [sinks.owntracks]
+        host = "mqtt.example"
+        password_file = "\(directory.path)/no-such-password"
+        [fleet]
+        enabled = true
+        """.write(toFile: path, atomically: true, encoding: .utf8)
+        var issues: [ConfigurationIssue] = []
+        do {
+            _ = try Agent.checkConfiguration(path)
+        } catch {
+            issues = error.issues
+        }
+        #expect(issues.count == 1)
+        #expect(issues.first?.line == 5)
+        #expect(issues.first?.key == "password_file")
     }
 }

@@ -184,6 +184,21 @@ struct FleetStatusTests {
         #expect(broker.brokerLog.components(separatedBy: " as bus-001 (").count - 1 == 1, "\(broker.brokerLog)")
         #expect(try broker.retained("owntracks/waymark/bus-001")?["_type"] as? String == "location")
 
+        // A reload (SIGHUP) with another setting: the board publishes its new digest, check-config's for the file.
+        let before = try #require(try boards[0].digest())
+        let text = try String(contentsOfFile: boards[0].config, encoding: .utf8)
+        try (text + "\n[location]\ndistance_filter = 25\n").write(
+            toFile: boards[0].config,
+            atomically: true,
+            encoding: .utf8
+        )
+        let after = try #require(try boards[0].digest())
+        #expect(after != before)
+        boards[0].agent?.signal(SIGHUP)
+        try Self.waitForFleet(broker, seconds: 10, "bus-001's new digest") {
+            $0["bus-001"]?["config_digest"] as? String == after
+        }
+
         // A board that stops answering (SIGSTOP: as a board whose power or link is cut, no FIN reaches the broker):
         // the broker's last will marks it offline after one and a half keepalives (5 s).
         let frozen = Date()

@@ -134,7 +134,12 @@ struct AgentCore {
         pipeline.headingSettings = configuration.heading
         pipeline.regionSettings = configuration.regions.monitor
         encoder.deviceID = configuration.agent.deviceID
-        if configuration.fleet.enabled { configDigest = FleetDigests.configuration(configuration) }
+        if configuration.fleet.enabled {
+            let digest = FleetDigests.configuration(configuration)
+            // A new configuration in effect is news for the fleet: the status file, and so the status, soon.
+            if digest != configDigest { operating.noteChange() }
+            configDigest = digest
+        }
         health?.settings = configuration.health
         applyPlaces(configuration.places)
         var events = pipeline.applyActivity(configuration.activity, at: now, wallClock: wallClock)
