@@ -206,9 +206,7 @@ public final class LocationService: Service, Sendable {
                 mqttReports.append(ErrorReport(code: .sinkFailure, message: message, subject: "fleet"))
             }
         }
-        let (storage, openReports) =
-            spooling ? Storage.open(configuration, wake: wake, mqtt: mqtt, logger: logger) : (nil, [])
-        let reports = openReports + mqttReports
+        // Before the sink's worker can start the session: the link's connection callback is set first.
         let fleet = mqtt.map { client in
             FleetLink(
                 client: client,
@@ -218,6 +216,9 @@ public final class LocationService: Service, Sendable {
                 logger: logger
             )
         }
+        let (storage, openReports) =
+            spooling ? Storage.open(configuration, wake: wake, mqtt: mqtt, logger: logger) : (nil, [])
+        let reports = openReports + mqttReports
         var core = AgentCore(
             configuration: configuration,
             savedInside: regionStates?.load(),
