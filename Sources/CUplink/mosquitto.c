@@ -29,6 +29,9 @@ struct waymark_mosquitto_library {
     void (*log_callback_set)(struct mosquitto *client, void (*callback)(struct mosquitto *, void *, int, const char *));
     const char *(*strerror)(int code);
     const char *(*connack_string)(int code);
+    int (*subscribe)(struct mosquitto *client, int *mid, const char *pattern, int qos);
+    void (*message_callback_set)(struct mosquitto *client,
+                                 void (*callback)(struct mosquitto *, void *, const struct mosquitto_message *));
     const char *failure;
 };
 
@@ -71,6 +74,8 @@ static void load(void) {
     FIND(handle, log_callback_set, "mosquitto_log_callback_set");
     FIND(handle, strerror, "mosquitto_strerror");
     FIND(handle, connack_string, "mosquitto_connack_string");
+    FIND(handle, subscribe, "mosquitto_subscribe");
+    FIND(handle, message_callback_set, "mosquitto_message_callback_set");
     // Once per process, before any client: pthread_once makes the first caller do it.
     library.lib_init();
     library.failure = NULL;
@@ -143,3 +148,22 @@ void waymark_mosquitto_callbacks(struct mosquitto *client, waymark_mosquitto_sta
 const char *waymark_mosquitto_strerror(int code) { return library.strerror(code); }
 
 const char *waymark_mosquitto_connack_string(int code) { return library.connack_string(code); }
+
+int waymark_mosquitto_subscribe(struct mosquitto *client, int *mid, const char *pattern, int qos) {
+    return library.subscribe(client, mid, pattern, qos);
+}
+
+/// The one message handler (Swift's), called by the trampoline below with the message's parts.
+static waymark_mosquitto_message message_handler;
+
+static void on_message(struct mosquitto *client, void *context, const struct mosquitto_message *message) {
+    waymark_mosquitto_message handler = __atomic_load_n(&message_handler, __ATOMIC_ACQUIRE);
+    if (handler != NULL && message != NULL) {
+        handler(client, context, message->topic, message->payload, message->payloadlen, message->retain);
+    }
+}
+
+void waymark_mosquitto_on_message(struct mosquitto *client, waymark_mosquitto_message handler) {
+    __atomic_store_n(&message_handler, handler, __ATOMIC_RELEASE);
+    library.message_callback_set(client, on_message);
+}

@@ -36,6 +36,12 @@ extension Agent {
         return notes
     }
 
+    /// The `config_digest` a board with the configuration at `path` publishes in its fleet status
+    /// (docs/fleet.md, "The digests"), for `waymark check-config --digest`.
+    public static func configurationDigest(_ path: String) throws(ConfigurationError) -> String {
+        FleetDigests.configuration(try Configuration.loadDocument(contentsOf: path).0)
+    }
+
     /// Whether ``defaultConfigurationPath`` exists.
     public static var hasDefaultConfiguration: Bool { access(defaultConfigurationPath, F_OK) == 0 }
 }

@@ -130,6 +130,23 @@ struct PausedWakeupsMeasurement {
                 ),
             ]
         }
+        // WAYMARK_FLEET=1 compares two agents saving power, one with [fleet] enabled on a real mosquitto (its
+        // status retained, the MQTT keep-alive every [sinks.owntracks] keepalive, 60 s), the OwnTracks sink off.
+        var broker: MosquittoTestServer?
+        var statuses: URL?
+        if Self.environment["WAYMARK_FLEET"] == "1" {
+            let mosquitto = try MosquittoTestServer()
+            broker = mosquitto
+            statuses = try mosquitto.subscribe("owntracks/+/+/status", id: "fleet-measure")
+            variants = [
+                ("no fleet", true, [:], ""),
+                (
+                    "[fleet] on, idle", true, [:],
+                    "[sinks.owntracks]\nhost = \"127.0.0.1\"\nport = \(mosquitto.port)\n[fleet]\nenabled = true\n"
+                ),
+            ]
+        }
+        defer { withExtendedLifetime(broker) {} }
         // WAYMARK_BEACONS=1 compares two agents saving power, one scanning for beacons on its paused duty cycle
         // (10 s of every minute) through a real dbus-daemon with the BlueZ stand-in, a beacon advertising once a
         // second, heard while the adapter discovers.
@@ -250,6 +267,14 @@ struct PausedWakeupsMeasurement {
         if bluez != nil {
             let added = Self.median(rates[second] ?? []) - Self.median(rates[first] ?? [])
             print("added \(String(format: "%.3f", added)) wake-ups/s by beacon scanning on its duty cycle")
+        }
+        if let statuses {
+            let messages = MosquittoTestServer.messages(in: statuses)
+            let bytes = messages.last.map { (try? JSONSerialization.data(withJSONObject: $0.payload).count) ?? 0 } ?? 0
+            print(
+                "status messages: \(messages.count) since the start (the first at the connection), about \(bytes) "
+                    + "bytes each"
+            )
         }
         for (_, agent) in agents { _ = agent.interrupt() }
         // The agent's own threads; the runtime's monitor adds its fixed once a second (printed above).

@@ -87,5 +87,11 @@ void waymark_mosquitto_callbacks(struct mosquitto *client, waymark_mosquitto_sta
                                  waymark_mosquitto_log on_log);
 const char *waymark_mosquitto_strerror(int code);
 const char *waymark_mosquitto_connack_string(int code);
+/// A callback with one message received: its topic, payload and length, and whether it was retained.
+typedef void (*waymark_mosquitto_message)(struct mosquitto *client, void *context, const char *topic,
+                                          const void *payload, int length, bool retained);
+/// Sets the message callback of `client` (one per process: the context tells clients apart).
+void waymark_mosquitto_on_message(struct mosquitto *client, waymark_mosquitto_message on_message);
+int waymark_mosquitto_subscribe(struct mosquitto *client, int *mid, const char *pattern, int qos);
 
 #endif

@@ -24,6 +24,7 @@ extension Configuration {
         ConfigurationSection("metrics") { section, configuration in configuration.metrics.read(from: &section) },
         ConfigurationSection("health") { section, configuration in configuration.health.read(from: &section) },
         ConfigurationSection("beacons") { section, configuration in configuration.beacons.read(from: &section) },
+        ConfigurationSection("fleet") { section, configuration in configuration.fleet.read(from: &section) },
     ]
 
     /// Reads `sections` of a document over the defaults; returns the configuration and every problem found,
@@ -38,6 +39,21 @@ extension Configuration {
         var reading = Reading(file: file, sections: sections)
         visit(root, at: [], line: nil, into: &reading)
         reading.configuration.deferred.endsOnRegion = reading.configuration.regions.flush == .immediate
+        // The fleet's status goes to the OwnTracks sink's broker: it needs one, sink enabled or not.
+        if reading.configuration.fleet.enabled && reading.configuration.ownTracksSink.host.isEmpty,
+            case .table(let fleet) = root["fleet"]?.value
+        {
+            reading.issues.append(
+                ConfigurationIssue(
+                    file: file,
+                    line: fleet["enabled"]?.line,
+                    section: "fleet",
+                    key: "enabled",
+                    message: "missing [sinks.owntracks] host: the fleet's status goes to the OwnTracks sink's "
+                        + "broker, with its topic and credentials, whether the sink is enabled or not"
+                )
+            )
+        }
         let ordered = reading.issues.enumerated().sorted { first, second in
             (first.element.line ?? 0, first.offset) < (second.element.line ?? 0, second.offset)
         }

@@ -39,6 +39,8 @@ public struct Configuration: Sendable, Equatable {
     public var health = HealthSettings()
     /// `[beacons]`: iBeacon regions, through BlueZ.
     public var beacons = BeaconsSettings()
+    /// `[fleet]`: the board's status on the OwnTracks sink's broker.
+    public var fleet = FleetSettings()
 
     public init(
         agent: AgentSettings = .init(),

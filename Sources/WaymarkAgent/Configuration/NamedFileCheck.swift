@@ -5,8 +5,8 @@ import WaymarkSystem
 /// The files a valid configuration names that the agent reads at start, each read as the agent reads it
 /// (`waymark check-config`): the region file through ``RegionSource`` (every feature, the limits), the
 /// gazetteer of `[places]` through `Gazetteer.open(path:)` (its header, size and checksum), and the password,
-/// certificate-authority, certificate and key files of the enabled network sinks (present and readable, as
-/// the sink opens them). A disabled feature's files are not read, as the agent does not read them.
+/// certificate-authority, certificate and key files of the enabled network sinks and of `[fleet]` (present and
+/// readable, as the sink opens them). A disabled feature's files are not read, as the agent does not read them.
 ///
 /// Each problem is one ``ConfigurationIssue`` on the line of the key that names the file.
 struct NamedFileCheck {
@@ -79,7 +79,8 @@ struct NamedFileCheck {
     private func sinkFileIssues() -> [ConfigurationIssue] {
         var named: [(section: String, key: String, path: String?)] = []
         let ownTracks = configuration.ownTracksSink
-        if ownTracks.enabled {
+        // [fleet] uses the OwnTracks sink's credentials and TLS, sink enabled or not.
+        if ownTracks.enabled || configuration.fleet.enabled {
             named += [
                 ("sinks.owntracks", "password_file", ownTracks.passwordFile),
                 ("sinks.owntracks", "ca_file", ownTracks.caFile),

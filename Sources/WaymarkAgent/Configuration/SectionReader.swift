@@ -16,11 +16,16 @@ struct SectionReader {
     private(set) var allowedKeys: [String] = []
     private let table: TOMLTable
     private var rejectedKeys: Set<String> = []
+    /// Whether ``recorded`` takes each key's value in effect after its read (the fleet's configuration digest).
+    private let recording: Bool
+    /// The keys read and their values in effect, canonical (``FleetDigests/canonicalText(of:)``), when recording.
+    private(set) var recorded: [(key: String, value: String)] = []
 
-    init(file: String, section: String, table: TOMLTable) {
+    init(file: String, section: String, table: TOMLTable, recording: Bool = false) {
         self.file = file
         self.section = section
         self.table = table
+        self.recording = recording
     }
 
     /// Sets `setting` to the value of `key` if the file has the key and `rule` accepts its value; otherwise
@@ -29,6 +34,7 @@ struct SectionReader {
         if let value = value(of: key, rule) {
             setting = value
         }
+        if recording { recorded.append((key, Self.canonical(setting))) }
     }
 
     /// Sets an optional `setting` to the value of `key` if the file has the key and `rule` accepts its value;
@@ -36,6 +42,19 @@ struct SectionReader {
     mutating func read<Value>(_ key: String, _ rule: ValueRule<Value>, into setting: inout Value?) {
         if let value = value(of: key, rule) {
             setting = value
+        }
+        if recording, let setting { recorded.append((key, Self.canonical(setting))) }
+    }
+
+    /// A value in effect as the configuration digest writes it.
+    private static func canonical(_ value: Any) -> String {
+        switch value {
+        case let duration as Duration: "\"\(duration.configText)\""
+        case let text as String: text.debugDescription
+        case let flag as Bool: flag ? "true" : "false"
+        case let number as Int: String(number)
+        case let number as Double: String(number)
+        default: String(describing: value)
         }
     }
 

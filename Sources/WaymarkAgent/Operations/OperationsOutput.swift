@@ -41,6 +41,10 @@ final class OperationsOutput {
     private var metrics = MetricsText()
     /// CPU the status files and the metrics took, in nanoseconds of the thread's own time.
     private var ownCPU: Int64 = 0
+    /// The fleet's status publisher, offered the status at each status file and every `[fleet] status_interval`.
+    private let fleet: FleetLink?
+    private let fleetInterval: Duration
+    private var nextFleetOffer: MonotonicInstant
 
     /// The calling thread's CPU time (user and system), in nanoseconds.
     static func threadCPU() -> Int64 {
@@ -59,7 +63,10 @@ final class OperationsOutput {
     /// The status file's name in `[agent] runtime_dir`.
     static let statusFileName = "status.json"
 
-    init(configuration: Configuration, now: MonotonicInstant, logger: Logger) {
+    init(configuration: Configuration, now: MonotonicInstant, logger: Logger, fleet: FleetLink? = nil) {
+        self.fleet = fleet
+        fleetInterval = configuration.fleet.statusInterval
+        nextFleetOffer = now
         statusFile = ReplacedFile(path: Self.statusPath(configuration), mode: 0o640)
         // Readable by node_exporter, which runs as another user.
         metricsFile = configuration.metrics.textfile.map { ReplacedFile(path: $0, mode: 0o644) }
@@ -109,9 +116,17 @@ final class OperationsOutput {
             statusDue = min(statusDue ?? earliest, max(earliest, now))
         }
         if requested { statusDue = now }
+        var wroteStatus = false
         if let due = statusDue, due <= now {
             statusDue = nil
             reports += writeStatus(core, now: now, wallClock: wallClock)
+            wroteStatus = true
+        }
+        // The fleet's status rides on the status file's changes, and on the first input after its interval for
+        // the figures that move with every fix: it wakes nothing of its own.
+        if let fleet, wroteStatus || now >= nextFleetOffer {
+            fleet.offer(core.fleetStatus(device: settings.agent.deviceID, now: now, wallClock: wallClock))
+            nextFleetOffer = now + fleetInterval
         }
         if !reports.isEmpty { core.report(reports, now: now, wallClock: wallClock) }
     }
@@ -120,6 +135,7 @@ final class OperationsOutput {
     func finish(_ core: AgentCore, now: MonotonicInstant, wallClock: Timestamp) {
         _ = writeStatus(core, now: now, wallClock: wallClock, stopped: true)
         statusFile.close()
+        fleet?.finish(core.fleetStatus(device: settings.agent.deviceID, now: now, wallClock: wallClock))
         if let metricsFile {
             _ = writeMetrics(core, to: metricsFile, now: now, wallClock: wallClock)
             metricsFile.close()

@@ -14,6 +14,8 @@ struct RegionSource: Sendable {
         var count: Int
         /// The beacon regions monitored (features with `"geometry": null`), in file order.
         var beaconRegions: [BeaconRegion] = []
+        /// The monitored set's digest (``FleetDigests/regions(_:beacons:)``), for the fleet's status.
+        var digest = FleetDigests.regions([], beacons: [])
     }
 
     /// What identifies a version of the file: a change of any of these is a new version.
@@ -52,12 +54,14 @@ struct RegionSource: Sendable {
             return .failure(LoadFailure(lines: error.problems.map(\.description)))
         }
         let monitored = Self.monitoring(entries, within: limits)
+        let regions = entries.compactMap(\.region).filter { monitored.index.slot(of: $0.id) != nil }
         return .success(
             Loaded(
                 index: monitored.index,
                 refusals: monitored.refusals,
                 count: monitored.index.count,
-                beaconRegions: monitored.beaconRegions
+                beaconRegions: monitored.beaconRegions,
+                digest: FleetDigests.regions(regions, beacons: monitored.beaconRegions)
             )
         )
     }

@@ -37,6 +37,10 @@ struct AgentCore {
     /// The beacon source's sightings, and its rejected frames by reason.
     var beaconSightings = 0
     var beaconRejections: [BeaconRejection: Int] = [:]
+    /// The fleet's digests (``FleetDigests``): of the configuration in effect, and of the regions monitored.
+    var configDigest: String
+    var regionCount = 0
+    var regionsDigest = FleetDigests.regions([], beacons: [])
 
     /// - Parameters:
     ///   - savedInside: the regions saved as inside before this start, or nil; the spool's when there is one.
@@ -66,6 +70,7 @@ struct AgentCore {
         encoder = EventEncoder(deviceID: configuration.agent.deviceID)
         untimed = UntimedEvents(floor: clockFloor.map { max($0, storage?.recovered.lastTime ?? $0) })
         operating = OperatingState(server: GPSDConnection.Configuration(configuration.gpsd).server)
+        configDigest = configuration.fleet.enabled ? FleetDigests.configuration(configuration) : ""
         self.health = health.map(HealthMonitor.init(settings:))
         placesSettings = configuration.places
         places = PlacesSource.finder(configuration.places, logger: logger)
@@ -129,6 +134,12 @@ struct AgentCore {
         pipeline.headingSettings = configuration.heading
         pipeline.regionSettings = configuration.regions.monitor
         encoder.deviceID = configuration.agent.deviceID
+        if configuration.fleet.enabled {
+            let digest = FleetDigests.configuration(configuration)
+            // A new configuration in effect is news for the fleet: the status file, and so the status, soon.
+            if digest != configDigest { operating.noteChange() }
+            configDigest = digest
+        }
         health?.settings = configuration.health
         applyPlaces(configuration.places)
         var events = pipeline.applyActivity(configuration.activity, at: now, wallClock: wallClock)
@@ -261,6 +272,9 @@ struct AgentCore {
     mutating func monitor(_ regions: RegionSource.Loaded, at wallClock: Timestamp, now: MonotonicInstant) {
         let time = eventTime(at: now, wallClock: wallClock)
         var events = pipeline.monitor(regions.index, refusals: regions.refusals, at: time)
+        regionCount = regions.count + regions.beaconRegions.count
+        regionsDigest = regions.digest
+        operating.noteChange()
         logger.info("monitoring \(regions.count) regions", metadata: ["refused": "\(regions.refusals.count)"])
         deliver(&events, now: now)
     }

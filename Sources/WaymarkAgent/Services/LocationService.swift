@@ -4,6 +4,7 @@ import Synchronization
 import WaymarkClocks
 import WaymarkCore
 import WaymarkSystem
+import WaymarkUplink
 
 /// The live agent: runs a source's batches of updates through the core until graceful shutdown, and delivers
 /// the events, one write per batch. Between batches it wakes only at the core's next deadline (a no-fix pause, a
@@ -212,7 +213,31 @@ public final class LocationService: Service, Sendable {
     private func processInputs(on executor: ThreadExecutor) async {
         // The network sinks wake the loop to hand it their progress, which goes with the next commit.
         let wake: @Sendable () -> Void = { [weak self] in _ = self?.wakeUp.withLock { $0?.yield(.pending) } }
-        let (storage, reports) = spooling ? Storage.open(configuration, wake: wake, logger: logger) : (nil, [])
+        // One MQTT session per board, shared by the OwnTracks sink and the fleet's status (docs/fleet.md).
+        var mqttReports: [ErrorReport] = []
+        var mqtt: MQTTClient?
+        if spooling && configuration.fleet.enabled {
+            do {
+                mqtt = try Storage.mqttClient(configuration)
+            } catch {
+                let message = "the fleet's MQTT session cannot start: \(error); no status is published"
+                logger.error("\(message)")
+                mqttReports.append(ErrorReport(code: .sinkFailure, message: message, subject: "fleet"))
+            }
+        }
+        // Before the sink's worker can start the session: the link's connection callback is set first.
+        let fleet = mqtt.map { client in
+            FleetLink(
+                client: client,
+                topic: configuration.ownTracksSink.topic(deviceID: configuration.agent.deviceID),
+                settings: configuration.fleet,
+                started: SystemClocks.monotonic(),
+                logger: logger
+            )
+        }
+        let (storage, openReports) =
+            spooling ? Storage.open(configuration, wake: wake, mqtt: mqtt, logger: logger) : (nil, [])
+        let reports = openReports + mqttReports
         var core = AgentCore(
             configuration: configuration,
             savedInside: regionStates?.load(),
@@ -225,7 +250,13 @@ public final class LocationService: Service, Sendable {
         )
         core.beaconLatency = configuration.beacons.scanner.batchInterval
         core.start(reports: reports, at: SystemClocks.wall(), now: SystemClocks.monotonic())
-        let operations = OperationsOutput(configuration: configuration, now: SystemClocks.monotonic(), logger: logger)
+        let operations = OperationsOutput(
+            configuration: configuration,
+            now: SystemClocks.monotonic(),
+            logger: logger,
+            fleet: fleet
+        )
+        fleet?.start()
         operations.update(&core, now: SystemClocks.monotonic(), wallClock: SystemClocks.wall())
         let (triggers, continuation) = AsyncStream.makeStream(of: Trigger.self)
         wakeUp.withLock { $0 = continuation }

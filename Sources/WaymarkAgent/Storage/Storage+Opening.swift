@@ -15,6 +15,7 @@ extension Storage {
     static func open(
         _ configuration: Configuration,
         wake: (@Sendable () -> Void)? = nil,
+        mqtt: MQTTClient? = nil,
         logger: Logger
     ) -> (Storage?, [ErrorReport]) {
         var reports: [ErrorReport] = []
@@ -54,7 +55,7 @@ extension Storage {
         var uplinks: [Uplink] = []
         var unstarted: [String] = []
         if wake != nil {
-            let (transports, failures) = uplinkTransports(configuration, logger: logger)
+            let (transports, failures) = uplinkTransports(configuration, mqtt: mqtt, logger: logger)
             uplinks = transports
             reports += failures
             unstarted = failures.compactMap(\.subject)
@@ -92,13 +93,14 @@ extension Storage {
     /// start (libcurl missing) is reported and left out: its events stay in the spool.
     static func uplinkTransports(
         _ configuration: Configuration,
+        mqtt: MQTTClient? = nil,
         logger: Logger
     ) -> ([Uplink], [ErrorReport]) {
         var transports: [Uplink] = []
         var reports: [ErrorReport] = []
         for name in Agent.networkSinks {
             do {
-                guard let transport = try makeTransport(name, configuration) else { continue }
+                guard let transport = try makeTransport(name, configuration, mqtt: mqtt) else { continue }
                 let (delivery, budget) =
                     switch name {
                     case "traccar":
@@ -130,7 +132,8 @@ extension Storage {
     /// enable it.
     static func makeTransport(
         _ name: String,
-        _ configuration: Configuration
+        _ configuration: Configuration,
+        mqtt: MQTTClient? = nil
     ) throws(UplinkFailure) -> (any UplinkTransport)? {
         let device = configuration.agent.deviceID
         switch name {
@@ -143,7 +146,7 @@ extension Storage {
                 client: try HTTPClient(settings: settings.client)
             )
         case "owntracks":
-            return try ownTracksTransport(configuration)
+            return try ownTracksTransport(configuration, client: mqtt)
         case "http":
             let settings = configuration.httpSink
             guard settings.uplink.enabled else { return nil }
@@ -161,12 +164,41 @@ extension Storage {
 }
 
 extension Storage {
-    /// The OwnTracks sink's transport: its MQTT session starts connecting at once, in the background.
+    /// The OwnTracks sink's transport, on `client` (the session it shares with the fleet's status) or a session
+    /// of its own; the session connects at its first use.
     static func ownTracksTransport(
-        _ configuration: Configuration
+        _ configuration: Configuration,
+        client shared: MQTTClient? = nil
     ) throws(UplinkFailure) -> (any UplinkTransport)? {
         let settings = configuration.ownTracksSink
         guard settings.enabled else { return nil }
+        let device = configuration.agent.deviceID
+        let topic = settings.topic(deviceID: device)
+        let client: MQTTClient
+        if let shared { client = shared } else { client = try mqttClient(configuration) }
+        return OwnTracksTransport(
+            client: client,
+            topic: topic,
+            tid: settings.tid(deviceID: device),
+            retain: settings.retain,
+            timeout: settings.timeout,
+            drainRate: settings.drainRate > 0 ? settings.drainRate : nil
+        )
+    }
+}
+
+extension Storage {
+    /// A password file's first line, without its line end: the password.
+    static func passwordLine(_ bytes: [UInt8]) -> String {
+        String(decoding: bytes.prefix { $0 != UInt8(ascii: "\n") && $0 != UInt8(ascii: "\r") }, as: UTF8.self)
+    }
+
+    /// The board's MQTT session on `[sinks.owntracks]`' broker, with its credentials and TLS: persistent, its
+    /// client id the board's `device_id`. Its last will is the fleet's offline status on `TOPIC/status` with
+    /// `[fleet] enabled` (MQTT 3.1.1 has one will per connection: docs/fleet.md), OwnTracks' `_type: lwt` on
+    /// `TOPIC` otherwise.
+    static func mqttClient(_ configuration: Configuration) throws(UplinkFailure) -> MQTTClient {
+        let settings = configuration.ownTracksSink
         let device = configuration.agent.deviceID
         var password: String?
         if let file = settings.passwordFile {
@@ -180,12 +212,11 @@ extension Storage {
                     cancelled: false
                 )
             }
-            // The first line, without its line end.
-            let line = bytes.prefix { $0 != UInt8(ascii: "\n") && $0 != UInt8(ascii: "\r") }
-            password = String(decoding: line, as: UTF8.self)
+            password = passwordLine(bytes)
         }
         let topic = settings.topic(deviceID: device)
-        let client = try MQTTClient(
+        let fleet = configuration.fleet.enabled
+        return try MQTTClient(
             settings: MQTTClient.Settings(
                 host: settings.host,
                 port: settings.port,
@@ -198,18 +229,16 @@ extension Storage {
                 keyFile: settings.keyFile,
                 retryMin: settings.retryMin,
                 retryMax: settings.retryMax,
-                willTopic: topic,
-                willPayload: OwnTracksMessage.lastWill(connectedAt: SystemClocks.wall().seconds),
+                willTopic: fleet ? FleetLink.statusTopic(topic) : topic,
+                willPayload: fleet
+                    ? FleetStatus.lastWill(
+                        device: device,
+                        version: Agent.release,
+                        configDigest: FleetDigests.configuration(configuration)
+                    )
+                    : OwnTracksMessage.lastWill(connectedAt: SystemClocks.wall().seconds),
                 qos: settings.qos
             )
-        )
-        return OwnTracksTransport(
-            client: client,
-            topic: topic,
-            tid: settings.tid(deviceID: device),
-            retain: settings.retain,
-            timeout: settings.timeout,
-            drainRate: settings.drainRate > 0 ? settings.drainRate : nil
         )
     }
 }

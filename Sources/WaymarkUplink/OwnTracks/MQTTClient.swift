@@ -26,10 +26,13 @@ public final class MQTTClient: @unchecked Sendable {
         /// The reconnection's backoff, doubling from `retryMin` up to `retryMax` (whole seconds, at least 1).
         public var retryMin: Duration
         public var retryMax: Duration
-        /// The last will: its topic and payload, published with `qos`, retained.
+        /// The last will: its topic and payload, published with `qos`, retained; none when the topic is empty.
         public var willTopic: String
         public var willPayload: [UInt8]
         public var qos: Int
+        /// Whether the broker forgets the session at a disconnection (`waymark fleet status`); the agent's is
+        /// persistent.
+        public var cleanSession: Bool
 
         public init(
             host: String,
@@ -45,7 +48,8 @@ public final class MQTTClient: @unchecked Sendable {
             retryMax: Duration = .seconds(300),
             willTopic: String,
             willPayload: [UInt8],
-            qos: Int = 1
+            qos: Int = 1,
+            cleanSession: Bool = false
         ) {
             self.host = host
             self.port = port
@@ -61,6 +65,7 @@ public final class MQTTClient: @unchecked Sendable {
             self.willTopic = willTopic
             self.willPayload = willPayload
             self.qos = qos
+            self.cleanSession = cleanSession
         }
     }
 
@@ -87,6 +92,10 @@ public final class MQTTClient: @unchecked Sendable {
         var acknowledged: Set<Int32> = []
         /// Whether the broker's last CONNACK refused the connection.
         var refusedByBroker = false
+        /// Messages published by ``publishWithoutWaiting(_:)``: their acknowledgements are not waited for.
+        var unawaited: Set<Int32> = []
+        /// Connections the broker accepted so far: a new one (a reconnection) is a new session state to publish.
+        var connections = 0
         /// libmosquitto's last error line (OpenSSL's reason for a certificate refused), for the message.
         var lastError: String?
         var cancelled = false
@@ -99,8 +108,16 @@ public final class MQTTClient: @unchecked Sendable {
     private let condition = MonotonicCondition()
     private var current = State()
     private var closed = false
-    /// Whether the network loop runs (``startIfNeeded()``): touched by the publishing thread and ``close()`` only.
+    /// Whether the network loop runs (``startIfNeeded()``), under ``starting``: the sink's worker and the fleet's
+    /// thread both start the one session.
     private var loopStarted = false
+    private let starting = MonotonicCondition()
+    /// Told, on libmosquitto's thread, of every connection and disconnection (the fleet's status publisher).
+    /// Set before the session starts.
+    public var onConnectionChange: (@Sendable () -> Void)?
+    /// Told, on libmosquitto's thread, of every message received on a subscription: its topic, its payload,
+    /// whether the broker had it retained. Set before the session starts.
+    public var onMessage: (@Sendable (String, [UInt8], Bool) -> Void)?
 
     /// Makes the session; it connects at the first ``publish(_:timeout:)`` (or ``waitForConnection(upTo:)``),
     /// then keeps its connection in the background, and ``publish(_:timeout:)`` says why it is not there.
@@ -113,7 +130,7 @@ public final class MQTTClient: @unchecked Sendable {
         }
         self.settings = settings
         // The callbacks' context is set once this object exists (configure()); it outlives the client.
-        guard let client = waymark_mosquitto_new(settings.clientID, false, nil) else {
+        guard let client = waymark_mosquitto_new(settings.clientID, settings.cleanSession, nil) else {
             throw UplinkFailure(code: -1, message: "mosquitto_new failed", cancelled: false)
         }
         self.client = client
@@ -131,7 +148,7 @@ public final class MQTTClient: @unchecked Sendable {
         // answer (minutes on a cellular link) and is cancelled rather than waited for.
         let connected = isConnected
         _ = waymark_mosquitto_disconnect(client)
-        if loopStarted { _ = waymark_mosquitto_loop_stop(client, !connected) }
+        if starting.locked({ loopStarted }) { _ = waymark_mosquitto_loop_stop(client, !connected) }
         waymark_mosquitto_destroy(client)
     }
 
@@ -142,6 +159,45 @@ public final class MQTTClient: @unchecked Sendable {
 
     /// Whether the session is connected now.
     public var isConnected: Bool { withState { $0.connected } }
+
+    /// Why the session is not connected, for a person: `not connected to mqtt://HOST:PORT: REASON`.
+    public var connectionProblem: String {
+        "not connected to \(endpoint): \(withState { $0.problem } ?? "connecting")"
+    }
+
+    /// Connections the broker accepted so far.
+    public var connections: Int { withState { $0.connections } }
+
+    /// Whether the session started (a first connection was made): libmosquitto then reconnects by itself.
+    public var isStarted: Bool { starting.locked { loopStarted } }
+
+    /// Starts the session when it is not yet started: one connection attempt. Nil once started, else why not.
+    public func start() -> String? { startIfNeeded() }
+
+    /// Publishes `message` without waiting for the broker's acknowledgement (QoS as the session's, which then
+    /// resends it after a reconnection as MQTT does): nil when libmosquitto took it, else why not.
+    public func publishWithoutWaiting(_ message: Message) -> String? {
+        let (code, id) = send(message)
+        guard code == MOSQ_ERR_SUCCESS.rawValue else {
+            return "not published to \(endpoint): \(String(cString: waymark_mosquitto_strerror(code)))"
+        }
+        // Its acknowledgement, come already or to come, confirms no ``publish(_:timeout:)``.
+        withState { state in
+            if state.acknowledged.remove(id) == nil { state.unawaited.insert(id) }
+        }
+        return nil
+    }
+
+    /// Subscribes to `pattern` (MQTT wildcards allowed) with the session's QoS; ``onMessage`` gets what comes. Nil
+    /// when libmosquitto took the request, else why not.
+    public func subscribe(_ pattern: String) -> String? {
+        var id: Int32 = 0
+        let code = waymark_mosquitto_subscribe(client, &id, pattern, Int32(settings.qos))
+        guard code == MOSQ_ERR_SUCCESS.rawValue else {
+            return "cannot subscribe to \(pattern): \(String(cString: waymark_mosquitto_strerror(code)))"
+        }
+        return nil
+    }
 
     /// Waits until the session is connected, at most `limit`; whether it is.
     @discardableResult
@@ -179,18 +235,7 @@ public final class MQTTClient: @unchecked Sendable {
         var ids: [Int32] = []
         var refusal: String?
         for message in messages {
-            var id: Int32 = 0
-            let code = message.payload.withUnsafeBytes { payload in
-                waymark_mosquitto_publish(
-                    client,
-                    &id,
-                    message.topic,
-                    Int32(payload.count),
-                    payload.baseAddress,
-                    Int32(settings.qos),
-                    message.retain
-                )
-            }
+            let (code, id) = send(message)
             guard code == MOSQ_ERR_SUCCESS.rawValue else {
                 refusal = "the message was not published: \(String(cString: waymark_mosquitto_strerror(code)))"
                 break
@@ -222,6 +267,23 @@ public final class MQTTClient: @unchecked Sendable {
                 }
             }
         }
+    }
+
+    /// Hands `message` to libmosquitto with the session's QoS: its code and the message's id.
+    private func send(_ message: Message) -> (code: Int32, id: Int32) {
+        var id: Int32 = 0
+        let code = message.payload.withUnsafeBytes { payload in
+            waymark_mosquitto_publish(
+                client,
+                &id,
+                message.topic,
+                Int32(payload.count),
+                payload.baseAddress,
+                Int32(settings.qos),
+                message.retain
+            )
+        }
+        return (code, id)
     }
 
     /// What one ``publish(_:timeout:)`` came to.
@@ -256,6 +318,7 @@ public final class MQTTClient: @unchecked Sendable {
         if let username = settings.username {
             try check(waymark_mosquitto_credentials(client, username, settings.password), "the credentials")
         }
+        guard !settings.willTopic.isEmpty else { return try configureConnection(check) }
         try check(
             settings.willPayload.withUnsafeBytes { payload in
                 waymark_mosquitto_will(
@@ -269,6 +332,10 @@ public final class MQTTClient: @unchecked Sendable {
             },
             "the last will"
         )
+        try configureConnection(check)
+    }
+
+    private func configureConnection(_ check: (Int32, String) throws(UplinkFailure) -> Void) throws(UplinkFailure) {
         if let caFile = settings.caFile {
             try check(
                 waymark_mosquitto_tls(client, caFile, settings.certFile, settings.keyFile),
@@ -286,20 +353,29 @@ public final class MQTTClient: @unchecked Sendable {
         waymark_mosquitto_callbacks(
             client,
             { _, context, code in
-                MQTTClient.of(context)?.update { state in
+                let session = MQTTClient.of(context)
+                session?.update { state in
                     state.connected = code == 0
+                    if code == 0 { state.connections += 1 }
                     state.problem =
                         code == 0
                         ? nil : "the broker refused: \(String(cString: waymark_mosquitto_connack_string(code)))"
                 }
+                session?.onConnectionChange?()
             },
             { _, context, code in
-                MQTTClient.of(context)?.update { state in
+                let session = MQTTClient.of(context)
+                session?.update { state in
                     state.connected = false
                     state.problem = code == 0 ? "disconnected" : String(cString: waymark_mosquitto_strerror(code))
                 }
+                session?.onConnectionChange?()
             },
-            { _, context, id in MQTTClient.of(context)?.update { $0.acknowledged.insert(id) } },
+            { _, context, id in
+                MQTTClient.of(context)?.update { state in
+                    if state.unawaited.remove(id) == nil { state.acknowledged.insert(id) }
+                }
+            },
             { _, context, level, text in
                 // Errors only: a certificate refused, a connection refused, a TLS handshake that failed.
                 guard level & (MOSQ_LOG_ERR | MOSQ_LOG_WARNING) != 0, let text else { return }
@@ -317,6 +393,10 @@ public final class MQTTClient: @unchecked Sendable {
     /// tries: libmosquitto 2.0's loop retries a connection refused at its start without a pause (about a hundred
     /// wake-ups a second, measured). Nil once started, else why not.
     private func startIfNeeded() -> String? {
+        starting.locked { startLocked() }
+    }
+
+    private func startLocked() -> String? {
         guard !loopStarted else { return nil }
         let keepAlive = Int32(max(5, min(settings.keepAlive.components.seconds, 65_535)))
         withState { $0.lastError = nil }
@@ -327,6 +407,14 @@ public final class MQTTClient: @unchecked Sendable {
             let problem = "not connected to \(endpoint): \(reason)"
             update { $0.problem = problem }
             return problem
+        }
+        if onMessage != nil {
+            waymark_mosquitto_on_message(client) { _, context, topic, payload, length, retained in
+                guard let session = MQTTClient.of(context), let topic else { return }
+                let bytes =
+                    payload.map { [UInt8](UnsafeRawBufferPointer(start: $0, count: Int(max(0, length)))) } ?? []
+                session.onMessage?(String(cString: topic), bytes, retained)
+            }
         }
         let started = waymark_mosquitto_loop_start(client)
         guard started == MOSQ_ERR_SUCCESS.rawValue else {

@@ -1,0 +1,171 @@
+import Logging
+import WaymarkClocks
+import WaymarkCore
+import WaymarkSystem
+import WaymarkUplink
+
+/// The board's side of the fleet (docs/fleet.md): on a thread of its own (`fleet`), it starts the MQTT session it
+/// shares with the OwnTracks sink (one connection per board, whether the sink sends locations or not), and
+/// publishes the status the agent's loop offers (``offer(_:)``), retained on `TOPIC/status`, when
+/// ``FleetStatusSchedule`` says. It sleeps on a condition between publications: an idle board costs the MQTT
+/// keep-alive and nothing else.
+///
+/// A publication that fails is said once in the log (and once when it works again), never more: the agent goes
+/// on tracking. The session's persistent (the client id is the board's `device_id`), so a later command
+/// subscription (`TOPIC/cmd`) goes on this same client.
+final class FleetLink: @unchecked Sendable {
+    private let client: MQTTClient
+    private let topic: String
+    private let retryMin: Duration
+    private let retryMax: Duration
+    private let logger: Logger
+    /// When the agent started: the published `uptime`.
+    private let started: MonotonicInstant
+    /// Guards everything below, and is broadcast at every offer, connection change and stop.
+    private let condition = MonotonicCondition()
+    private var schedule: FleetStatusSchedule
+    private var stopping = false
+    private var running = false
+    /// The connections seen so far (``MQTTClient/connections``): a new one owes a status.
+    private var connectionsSeen = 0
+    private var failing = false
+    /// Status messages published, and their bytes (topic and payload), for the measurements.
+    private(set) var published = 0
+
+    /// Where the board's status goes.
+    static func statusTopic(_ topic: String) -> String { topic + "/status" }
+
+    init(client: MQTTClient, topic: String, settings: FleetSettings, started: MonotonicInstant, logger: Logger) {
+        self.client = client
+        self.topic = Self.statusTopic(topic)
+        retryMin = client.settings.retryMin
+        retryMax = client.settings.retryMax
+        self.started = started
+        self.logger = logger
+        schedule = FleetStatusSchedule(minimumInterval: settings.statusInterval, refresh: settings.statusRefresh)
+        client.onConnectionChange = { [weak self] in self?.wake() }
+    }
+
+    /// Starts the thread.
+    func start() {
+        condition.locked { running = true }
+        DedicatedThread.start(name: "fleet") { [self] in
+            run()
+            condition.locked {
+                running = false
+                condition.broadcast()
+            }
+        }
+    }
+
+    /// The agent's status now; cheap (a store and a broadcast): the thread decides whether it goes.
+    func offer(_ status: FleetStatus) {
+        condition.locked {
+            schedule.offer(status)
+            condition.broadcast()
+        }
+    }
+
+    /// The agent stops: the thread ends, then `status` goes with `online: false`, retained, waited for up to
+    /// `timeout`, and the session ends with a DISCONNECT (so the broker drops the last will).
+    func finish(_ status: FleetStatus, timeout: Duration = .seconds(2)) {
+        condition.locked {
+            stopping = true
+            condition.broadcast()
+            while running { _ = condition.wait(until: nil) }
+        }
+        if client.isConnected {
+            let now = SystemClocks.monotonic()
+            let message = MQTTClient.Message(
+                topic: topic,
+                payload: status.message(online: false, uptime: now - started, wallClock: SystemClocks.wall()),
+                retain: true
+            )
+            let publication = client.publish([message], timeout: timeout)
+            if publication.acknowledged == 1 {
+                logger.info("fleet status offline published", metadata: ["topic": "\(topic)"])
+            } else {
+                let problem = publication.problem ?? "no answer"
+                logger.warning(
+                    "the fleet's offline status was not acknowledged: \(problem); the last will marks it offline"
+                )
+            }
+        }
+        client.close()
+    }
+
+    private func wake() {
+        condition.locked { condition.broadcast() }
+    }
+
+    private func run() {
+        var backoff = retryMin
+        while true {
+            // The first connection, at the backoff's pace; libmosquitto makes the later ones itself.
+            if !client.isStarted {
+                if let problem = client.start() {
+                    if !failing {
+                        failing = true
+                        logger.error("fleet status not published: \(problem); retrying in \(backoff.configText)")
+                    }
+                    let deadline = SystemClocks.monotonic() + backoff
+                    backoff = min(backoff * 2, retryMax)
+                    let stop = condition.locked {
+                        while !stopping && SystemClocks.monotonic() < deadline {
+                            _ = condition.wait(until: deadline)
+                        }
+                        return stopping
+                    }
+                    if stop { return }
+                    continue
+                }
+            }
+            let connected = client.isConnected
+            let connections = client.connections
+            let action: FleetStatusSchedule.Action? = condition.locked {
+                if stopping { return nil }
+                if connected && connections != connectionsSeen {
+                    connectionsSeen = connections
+                    schedule.connected(at: SystemClocks.monotonic())
+                } else if !connected {
+                    schedule.disconnected()
+                }
+                return schedule.next(at: SystemClocks.monotonic())
+            }
+            switch action {
+            case nil:
+                return
+            case .publish(let status):
+                publish(status)
+            case .wait(let until):
+                condition.locked {
+                    // A connection change, an offer or a stop broadcasts; the state is read again after any.
+                    if !stopping { _ = condition.wait(until: until) }
+                }
+            }
+        }
+    }
+
+    private func publish(_ status: FleetStatus) {
+        let now = SystemClocks.monotonic()
+        let payload = status.message(online: true, uptime: now - started, wallClock: SystemClocks.wall())
+        let problem = client.publishWithoutWaiting(MQTTClient.Message(topic: topic, payload: payload, retain: true))
+        condition.locked {
+            if problem == nil {
+                schedule.published(status, at: now)
+                published += 1
+            } else {
+                // Not connected after all: the next connection publishes it.
+                schedule.disconnected()
+            }
+        }
+        if let problem {
+            if !failing { logger.error("fleet status not published to \(topic): \(problem)") }
+            failing = true
+        } else {
+            if failing { logger.notice("fleet status published again to \(topic)") }
+            failing = false
+            logger.debug("fleet status published", metadata: ["bytes": "\(payload.count)", "topic": "\(topic)"])
+        }
+    }
+}
