@@ -51,8 +51,9 @@ import Testing
             "waymark.toml:2: [fleet] enabled = \"yes\": must be true or false, not a string"
         ),
         (
-            "[fleet]\naccept = []\n",
-            "waymark.toml:2: [fleet] accept: unknown key; allowed keys are enabled, status_interval, status_refresh"
+            "[fleet]\naccept = [\"reboot\"]\n",
+            "waymark.toml:2: [fleet] accept = [\"reboot\"]: must hold only command names: \"reportLocation\", "
+                + "\"setWaypoints\", \"clearWaypoints\", \"waypoints\", \"dump\", \"setConfiguration\""
         ),
     ])
     func aProblemIsOneLineNamingItsKey(text: String, expected: String) {

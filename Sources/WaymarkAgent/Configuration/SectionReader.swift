@@ -54,6 +54,7 @@ struct SectionReader {
         case let flag as Bool: flag ? "true" : "false"
         case let number as Int: String(number)
         case let number as Double: String(number)
+        case let texts as [String]: "[" + texts.map(\.debugDescription).joined(separator: ",") + "]"
         default: String(describing: value)
         }
     }

@@ -1,0 +1,134 @@
+import Testing
+import WaymarkCore
+
+@testable import WaymarkAgent
+
+/// Commands on `TOPIC/cmd`: read strictly, refused with a reason, never a crash; waypoints mapped to regions.
+@Suite struct FleetCommandTests {
+    static let all = Set(FleetCommand.Action.allCases)
+
+    @Test(arguments: [
+        ("not json", "not JSON"),
+        ("[1]", "not a JSON object"),
+        (#"{"_type":"cmd"}"#, "no action"),
+        (#"{"_type":"cmd","action":7}"#, "action must be a string"),
+        (#"{"_type":"cmd","action":"reboot"}"#, "unknown action \"reboot\""),
+        (#"{"_type":"location","action":"dump"}"#, "_type must be \"cmd\""),
+        (#"{"_type":"cmd","action":"dump","id":[1]}"#, "id must be a string or a number"),
+        (#"{"_type":"cmd","action":"setConfiguration"}"#, "setConfiguration needs configuration"),
+        (#"{"_type":"cmd","action":"setConfiguration","configuration":{"a":1}}"#, "configuration must be a string"),
+        (#"{"_type":"cmd","action":"setWaypoints","waypoints":3}"#, "waypoints must be an object or an array"),
+        (#"{"_type":"cmd","action":"setWaypoints","waypoints":[{"lat":"1"}]}"#, "waypoints[0]: lat must be a number"),
+        (#"{"_type":"cmd","action":"setWaypoints","waypoints":[{"desc":"a","lat":1,"lon":2}]}"#, "needs rad"),
+        (#"{"_type":"cmd","action":"setWaypoints","waypoints":[{"lat":1,"lon":2,"rad":5}]}"#, "no rid, tst or desc"),
+    ])
+    func garbageIsRefusedWithItsReason(text: String, reason: String) {
+        guard case .failure(let refusal) = FleetCommand.read(Array(text.utf8), accepting: Self.all) else {
+            Issue.record("\(text) was accepted")
+            return
+        }
+        #expect(refusal.message.contains(reason), "\(refusal.message)")
+    }
+
+    @Test func aMegabyteIsRefusedUnread() {
+        let bytes = [UInt8](repeating: UInt8(ascii: " "), count: 1 << 20)
+        guard case .failure(let refusal) = FleetCommand.read(bytes, accepting: Self.all) else {
+            Issue.record("accepted")
+            return
+        }
+        #expect(refusal.message == "too large: 1048576 bytes, at most 262144")
+    }
+
+    @Test func anActionNotAcceptedIsRefusedWithItsIDAndName() {
+        let text = #"{"_type":"cmd","action":"dump","id":"q-1"}"#
+        let result = FleetCommand.read(Array(text.utf8), accepting: [.reportLocation])
+        #expect(
+            result
+                == .failure(
+                    FleetCommand.Refusal(
+                        id: "q-1",
+                        action: "dump",
+                        message: "dump is not accepted by this board ([fleet] accept)"
+                    )
+                )
+        )
+        // Off by default: an empty list accepts nothing.
+        #expect((try? Configuration.parse("", fileName: "w.toml").fleet.acceptedActions) == [])
+    }
+
+    @Test(arguments: [
+        (#"{"_type":"cmd","action":"dump","id":7}"#, FleetCommand(id: "7", action: .dump)),
+        (#"{"action":"reportLocation"}"#, FleetCommand(action: .reportLocation)),
+        (#"{"_type":"cmd","action":"clearWaypoints","id":"x"}"#, FleetCommand(id: "x", action: .clearWaypoints)),
+        (
+            #"{"_type":"cmd","action":"setConfiguration","configuration":"[location]\ndistance_filter = 5\n"}"#,
+            FleetCommand(action: .setConfiguration, payload: .configuration("[location]\ndistance_filter = 5\n"))
+        ),
+    ])
+    func commandsAreRead(text: String, command: FleetCommand) {
+        #expect(FleetCommand.read(Array(text.utf8), accepting: Self.all) == .success(command))
+    }
+
+    /// OwnTracks waypoints become the features `waymark regions import` reads; GeoJSON passes as it is.
+    @Test func waypointsBecomeRegions() throws {
+        let text = """
+            {"_type":"cmd","action":"setWaypoints","waypoints":{"_type":"waypoints","waypoints":[
+             {"_type":"waypoint","desc":"Depot","lat":52.5,"lon":13.25,"rad":150,"tst":1700000000,"rid":"depot"},
+             {"_type":"waypoint","desc":"Yard","lat":-33.86,"lon":151.2,"rad":80,"tst":1700000001},
+             {"_type":"waypoint","desc":"Dock 4","uuid":"E2C56DB5-DFFB-48D2-B060-D0F5A71096E0","major":1,"minor":4}]}}
+            """
+        guard case .success(let command) = FleetCommand.read(Array(text.utf8), accepting: Self.all),
+            case .regions(let geojson) = command.payload
+        else {
+            Issue.record("refused")
+            return
+        }
+        let input = RegionInput(parsing: geojson, name: "cmd")
+        #expect(input.textProblems == [])
+        let entries = input.features.compactMap(\.entry)
+        #expect(entries.map(\.id) == ["depot", "1700000001", "Dock 4"])
+        #expect(entries.map(\.name) == ["Depot", "Yard", "Dock 4"])
+        guard case .geographic(let depot) = entries[0], case .beacon(let dock) = entries[2] else {
+            Issue.record("kinds")
+            return
+        }
+        #expect(depot.shape == .circle(center: Coordinate(latitude: 52.5, longitude: 13.25), radius: 150))
+        #expect(dock.constraint.major == 1 && dock.constraint.minor == 4)
+        // Back as OwnTracks publishes them.
+        let message = String(decoding: FleetWaypoints.message(device: "bus-1", entries: [entries[0]]), as: UTF8.self)
+        #expect(
+            message
+                == #"{"_type":"waypoints","device":"bus-1","waypoints":[{"_type":"waypoint","rid":"depot","desc":"Depot","lat":52.5,"lon":13.25,"rad":150}]}"#
+        )
+        let geo = #"{"action":"setWaypoints","waypoints":{"type":"FeatureCollection","features":[]}}"#
+        guard case .success(let passed) = FleetCommand.read(Array(geo.utf8), accepting: Self.all) else {
+            Issue.record("GeoJSON refused")
+            return
+        }
+        #expect(passed.payload == .regions(Array(#"{"type":"FeatureCollection","features":[]}"#.utf8)))
+    }
+
+    @Test func theResultIsOneJSONObject() {
+        let result = FleetCommandResult(
+            device: "bus-1",
+            id: "q",
+            action: "dump",
+            ok: false,
+            message: "no",
+            configDigest: "ab"
+        )
+        #expect(
+            String(decoding: result.payload, as: UTF8.self)
+                == #"{"_type":"cmdResult","device":"bus-1","id":"q","action":"dump","ok":false,"message":"no","config_digest":"ab"}"#
+        )
+    }
+
+    @Test func acceptListsKnownActions() throws {
+        let fleet = try Configuration.parse("[fleet]\naccept = [\"dump\", \"setWaypoints\"]\n", fileName: "w.toml")
+            .fleet
+        #expect(fleet.acceptedActions == [.dump, .setWaypoints])
+        #expect(throws: ConfigurationError.self) {
+            try Configuration.parse("[fleet]\naccept = [\"reboot\"]\n", fileName: "w.toml")
+        }
+    }
+}
