@@ -1,5 +1,6 @@
 import WaymarkClocks
 import WaymarkCore
+import WaymarkFormats
 import WaymarkSystem
 import WaymarkUplink
 
@@ -47,6 +48,72 @@ extension Agent {
         settle: Duration,
         limit: Duration = .seconds(30)
     ) throws(FleetError) -> [FleetBoard] {
+        let inbox = FleetInbox()
+        let client = try fleetClient(broker, inbox: inbox)
+        defer { client.close() }
+        if let problem = client.subscribe(pattern) { throw FleetError(description: problem) }
+        let messages = inbox.settle(quiet: settle, limit: limit)
+        return messages.map { FleetBoard(topic: $0.key, payload: $0.value) }
+    }
+
+    /// `waymark fleet send`: reads the boards' statuses on `pattern` (as ``fleetBoards(broker:pattern:settle:limit:)``),
+    /// sends `command` (``FleetSend/message(action:id:file:)`` with `id`, made unique per board) to `TOPIC/cmd` of
+    /// each board whose device matches `glob`, QoS 1, and waits up to `timeout` for each board's answer on
+    /// `TOPIC/cmd/result`. A board that does not answer has the command queued in its persistent session.
+    public static func fleetSend(
+        broker: FleetBroker,
+        pattern: String,
+        glob: String,
+        action: String,
+        file: (name: String, bytes: [UInt8])?,
+        settle: Duration,
+        timeout: Duration
+    ) throws(FleetError) -> [FleetSend.Answer] {
+        let inbox = FleetInbox()
+        let client = try fleetClient(broker, inbox: inbox)
+        defer { client.close() }
+        if let problem = client.subscribe(pattern) { throw FleetError(description: problem) }
+        let boards = inbox.settle(quiet: settle, limit: .seconds(30)).map {
+            FleetBoard(topic: $0.key, payload: $0.value)
+        }
+        .filter { $0.problem == nil && FleetSend.matches($0.device, glob: glob) }
+        .sorted { $0.device.utf8.lexicographicallyPrecedes($1.device.utf8) }
+        guard !boards.isEmpty else { return [] }
+        let base = "send-\(ProcessIdentity.current.pid)-\(SystemClocks.monotonicNanoseconds() % 1_000_000)"
+        var messages: [MQTTClient.Message] = []
+        var targets: [(board: FleetBoard, id: String, topic: String)] = []
+        for board in boards {
+            let topic = String(board.topic.dropLast("/status".count))
+            let id = "\(base)-\(board.device)"
+            switch FleetSend.message(action: action, id: id, file: file) {
+            case .success(let payload):
+                messages.append(MQTTClient.Message(topic: topic + "/cmd", payload: payload, retain: false))
+            case .failure(let error): throw error
+            }
+            targets.append((board, id, topic + "/cmd/result"))
+        }
+        // The answers' topics before the commands: none is missed.
+        for topic in Set(targets.map(\.topic)) {
+            if let problem = client.subscribe(topic, qos: 1) { throw FleetError(description: problem) }
+        }
+        let publication = client.publish(messages, timeout: .seconds(30))
+        guard publication.acknowledged == messages.count else {
+            throw FleetError(description: publication.problem ?? "the broker took \(publication.acknowledged) commands")
+        }
+        let results = inbox.waitForAnswers(Set(targets.map(\.id)), limit: timeout)
+        return targets.map {
+            FleetSend.answer(
+                device: $0.board.device,
+                id: $0.id,
+                result: results[$0.id],
+                online: $0.board.online,
+                timeout: timeout
+            )
+        }
+    }
+
+    /// A clean session of the operator's own (no last will) on `broker`, its messages into `inbox`, connected.
+    private static func fleetClient(_ broker: FleetBroker, inbox: FleetInbox) throws(FleetError) -> MQTTClient {
         var password: String?
         if let file = broker.passwordFile {
             guard let bytes = try? Files.contents(file) else {
@@ -77,15 +144,13 @@ extension Agent {
         } catch {
             throw FleetError(description: "\(error)")
         }
-        let inbox = FleetInbox()
         client.onMessage = { topic, payload, _ in inbox.take(topic: topic, payload: payload) }
-        defer { client.close() }
         guard client.waitForConnection(upTo: .seconds(10)) else {
-            throw FleetError(description: client.connectionProblem)
+            let problem = client.connectionProblem
+            client.close()
+            throw FleetError(description: problem)
         }
-        if let problem = client.subscribe(pattern) { throw FleetError(description: problem) }
-        let messages = inbox.settle(quiet: settle, limit: limit)
-        return messages.map { FleetBoard(topic: $0.key, payload: $0.value) }
+        return client
     }
 }
 
@@ -95,8 +160,16 @@ final class FleetInbox: @unchecked Sendable {
     private var messages: [String: [UInt8]] = [:]
     private var last = SystemClocks.monotonic()
 
+    /// The answers of `waymark fleet send`, by their `id`.
+    private var answers: [String: [UInt8]] = [:]
+
     func take(topic: String, payload: [UInt8]) {
         condition.locked {
+            if topic.hasSuffix("/cmd/result") {
+                if let id = (try? JSONValue(parsing: payload))?["id"]?.string { answers[id] = payload }
+                condition.broadcast()
+                return
+            }
             messages[topic] = payload
             last = SystemClocks.monotonic()
             condition.broadcast()
@@ -113,6 +186,15 @@ final class FleetInbox: @unchecked Sendable {
                 if SystemClocks.monotonic() >= deadline { return messages }
                 _ = condition.wait(until: deadline)
             }
+        }
+    }
+
+    /// Waits until an answer came for each of `ids`, at most `limit`; the answers by id.
+    func waitForAnswers(_ ids: Set<String>, limit: Duration) -> [String: [UInt8]] {
+        let end = SystemClocks.monotonic() + limit
+        return condition.locked {
+            while !ids.isSubset(of: answers.keys), SystemClocks.monotonic() < end { _ = condition.wait(until: end) }
+            return answers
         }
     }
 }

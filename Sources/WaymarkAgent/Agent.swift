@@ -58,7 +58,13 @@ public enum Agent {
             notifier: notifier,
             logger: logger
         )
-        let regionFiles = RegionFileService(settings: configuration.regions, locationService: service, logger: logger)
+        let regionFiles = RegionFileService(
+            settings: configuration.regions,
+            remotePath: configuration.fleet.enabled
+                ? FleetCommands.regionsPath(stateDirectory: configuration.agent.stateDirectory) : nil,
+            locationService: service,
+            logger: logger
+        )
         // The regions are monitored from the first fix on: load the file before the first batch can arrive.
         regionFiles.check()
         // Named here: the group would otherwise name each by "\(service)", a search of the runtime's
@@ -75,21 +81,21 @@ public enum Agent {
                 serviceName: "control signals"
             ),
         ]
+        var hooks = FleetCommands.Hooks(regionsChanged: { regionFiles.check() })
         if let reloading {
-            services.append(
-                .init(
-                    service: ConfigurationReloadService(
-                        source: reloading,
-                        connection: connection,
-                        locationService: service,
-                        regionFiles: regionFiles,
-                        notifier: notifier,
-                        logger: logger
-                    ),
-                    serviceName: "configuration reload"
-                )
+            let reloader = ConfigurationReloadService(
+                source: reloading,
+                connection: connection,
+                locationService: service,
+                regionFiles: regionFiles,
+                notifier: notifier,
+                logger: logger
             )
+            hooks.reload = { reloader.reload() }
+            hooks.source = reloading
+            services.append(.init(service: reloader, serviceName: "configuration reload"))
         }
+        service.useFleetCommands(hooks)
         let group = ServiceGroup(
             configuration: .init(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
         )

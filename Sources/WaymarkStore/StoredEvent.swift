@@ -29,6 +29,7 @@ public struct StoredEvent: Hashable, Sendable {
         public static let regionState = Kind(code: 5)
         public static let alarmCleared = Kind(code: 6)
         public static let beacon = Kind(code: 7)
+        public static let command = Kind(code: 8)
         public static let region = Kind(code: 10)
         public static let pause = Kind(code: 11)
         public static let resume = Kind(code: 12)
@@ -37,6 +38,7 @@ public struct StoredEvent: Hashable, Sendable {
 
         private static let names: [Int: String] = [
             1: "location", 2: "heading", 3: "status", 4: "error", 5: "region_state", 6: "alarm_cleared", 7: "beacon",
+            8: "command",
             10: "region",
             11: "pause",
             12: "resume", 13: "trip", 14: "deferred_finished",
@@ -57,6 +59,7 @@ public struct StoredEvent: Hashable, Sendable {
             case .trip: self = .trip
             case .deferredFinished: self = .deferredFinished
             case .alarmCleared: self = .alarmCleared
+            case .command: self = .command
             }
         }
 

@@ -131,4 +131,62 @@ import WaymarkCore
             try Configuration.parse("[fleet]\naccept = [\"reboot\"]\n", fileName: "w.toml")
         }
     }
+
+    @Test(arguments: [
+        ("bus-*", "bus-007", true), ("bus-*", "car-1", false), ("bus-0[0-4]?", "bus-042", true),
+        ("bus-0[0-4]?", "bus-052", false), ("*", "anything", true),
+    ])
+    func globsMatchDevices(glob: String, device: String, matches: Bool) {
+        #expect(FleetSend.matches(device, glob: glob) == matches)
+    }
+
+    @Test func sendMakesTheCommandTheBoardReads() throws {
+        let waypoints = Array(#"{"_type":"waypoints","waypoints":[{"desc":"A","lat":1,"lon":2,"rad":50}]}"#.utf8)
+        let made = try FleetSend.message(action: "setWaypoints", id: "s-1", file: ("w.json", waypoints)).get()
+        guard case .success(let command) = FleetCommand.read(made, accepting: Self.all) else {
+            Issue.record("the board refuses what fleet send makes")
+            return
+        }
+        #expect(command.id == "s-1" && command.action == .setWaypoints)
+        let toml = Array("[location]\ndistance_filter = 25\n".utf8)
+        let configuration = try FleetSend.message(action: "setConfiguration", id: "s-2", file: ("c.toml", toml)).get()
+        #expect(
+            FleetCommand.read(configuration, accepting: Self.all)
+                == .success(
+                    FleetCommand(
+                        id: "s-2",
+                        action: .setConfiguration,
+                        payload: .configuration("[location]\ndistance_filter = 25\n")
+                    )
+                )
+        )
+        // What no board would run is refused before it is sent.
+        for (action, file) in [("reboot", nil), ("setWaypoints", nil), ("dump", ("x", [UInt8]("{}".utf8)))] {
+            #expect(throws: Agent.FleetError.self) { try FleetSend.message(action: action, id: "x", file: file).get() }
+        }
+        #expect(throws: Agent.FleetError.self) {
+            try FleetSend.message(action: "setWaypoints", id: "x", file: ("bad.json", Array("{".utf8))).get()
+        }
+    }
+
+    @Test func answersAreOkRefusedOrSilent() {
+        let ok = Array(#"{"_type":"cmdResult","id":"a","ok":true,"message":"done"}"#.utf8)
+        let refused = Array(#"{"_type":"cmdResult","id":"b","ok":false,"message":"no"}"#.utf8)
+        let answers = [
+            FleetSend.answer(device: "bus-1", id: "a", result: ok, online: true, timeout: .seconds(10)),
+            FleetSend.answer(device: "bus-22", id: "b", result: refused, online: true, timeout: .seconds(10)),
+            FleetSend.answer(device: "bus-3", id: "c", result: nil, online: false, timeout: .seconds(10)),
+        ]
+        #expect(
+            FleetSend.lines(answers) == [
+                "bus-1   ok         done",
+                "bus-22  refused    no",
+                "bus-3   no answer  no answer within 10s (offline): the command is queued for when it connects",
+            ]
+        )
+        #expect(
+            FleetSend.json(Array(answers.prefix(1)))
+                == #"[{"device":"bus-1","ok":true,"answered":true,"message":"done"}]"#
+        )
+    }
 }

@@ -40,8 +40,20 @@ public final class MosquittoTestServer: @unchecked Sendable {
     private var broker: Process?
     private var subscribers: [(process: Process, output: URL)] = []
 
+    /// Who may connect and what each may do: mosquitto's `password_file` (made with `mosquitto_passwd`) and
+    /// `acl_file`; anonymous clients are refused.
+    public struct Access: Sendable {
+        public var passwordFile: String
+        public var aclFile: String
+
+        public init(passwordFile: String, aclFile: String) {
+            self.passwordFile = passwordFile
+            self.aclFile = aclFile
+        }
+    }
+
     /// Starts the broker and waits until it listens.
-    public init(tls: TLS? = nil, settings: Settings = .persistent) throws {
+    public init(tls: TLS? = nil, settings: Settings = .persistent, access: Access? = nil) throws {
         guard FileManager.default.isExecutableFile(atPath: "/usr/sbin/mosquitto") else {
             throw TestServerError("/usr/sbin/mosquitto is missing: install Debian's mosquitto and mosquitto-clients")
         }
@@ -49,7 +61,12 @@ public final class MosquittoTestServer: @unchecked Sendable {
         self.settings = settings
         port = try GPSDTestServer.freePort()
         directory = try Fixtures.temporaryDirectory()
-        var config = "listener \(port) 127.0.0.1\nallow_anonymous true\n"
+        var config = "listener \(port) 127.0.0.1\n"
+        if let access {
+            config += "allow_anonymous false\npassword_file \(access.passwordFile)\nacl_file \(access.aclFile)\n"
+        } else {
+            config += "allow_anonymous true\n"
+        }
         if settings != .defaults {
             config += """
                 persistence true

@@ -23,13 +23,16 @@ struct FleetStatusTests {
         ///   - keepAlive: `[sinks.owntracks] keepalive`: short for a board to be found dead, long for one stopped
         ///     cleanly (libmosquitto may close a connection at its keep-alive check without the DISCONNECT it was
         ///     given, and the broker then publishes the will: docs/fleet.md).
+        ///   - fleet: more `[fleet]` keys (`accept`); `sink`: more `[sinks.owntracks]` keys (credentials).
         init(
             _ device: String,
             broker: MosquittoTestServer,
             gpsd: Int,
             locations: Bool,
             regions: String? = nil,
-            keepAlive: String = "5s"
+            keepAlive: String = "5s",
+            fleet: String = "",
+            sink: String = ""
         ) throws {
             self.device = device
             directory = try Fixtures.temporaryDirectory()
@@ -65,10 +68,12 @@ struct FleetStatusTests {
             keepalive = "\(keepAlive)"
             retry_min = "100ms"
             retry_max = "1s"
+            \(sink)
 
             [fleet]
             enabled = true
             status_interval = "1s"
+            \(fleet)
             """.write(toFile: config, atomically: true, encoding: .utf8)
         }
 

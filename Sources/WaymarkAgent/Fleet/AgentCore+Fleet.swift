@@ -1,6 +1,15 @@
 import WaymarkCore
 
 extension AgentCore {
+    /// A fleet command run or refused: a `command` event, and news for the fleet's status.
+    mutating func command(_ report: CommandReport, now: MonotonicInstant, wallClock: Timestamp) {
+        operating.noteChange()
+        let time = eventTime(at: now, wallClock: wallClock)
+        lastCommand = (report, time)
+        var events = [Event(time: time, kind: .command(report))]
+        deliver(&events, now: now)
+    }
+
     /// The fleet's status at `now`: what `waymark status` shows (``writeStatus(into:now:wallClock:)``), from the
     /// same state: the alarms open, the last error, each sink's backlog, the last fix, the activity and the trip.
     func fleetStatus(device: String, now: MonotonicInstant, wallClock: Timestamp) -> FleetStatus {
@@ -30,6 +39,16 @@ extension AgentCore {
         }
         if let fix = status.lastKnown {
             fleet.lastFix = FleetStatus.Fix(time: fix.time, horizontalAccuracy: fix.horizontalAccuracy)
+        }
+        fleet.location = status.lastKnown
+        fleet.lastCommand = lastCommand.map {
+            FleetStatus.Command(
+                action: $0.report.action ?? "",
+                id: $0.report.id,
+                ok: $0.report.ok,
+                message: $0.report.message,
+                time: $0.time
+            )
         }
         fleet.fixMode = Int(status.fixMode.rawValue)
         fleet.satellitesUsed = status.satellitesUsed

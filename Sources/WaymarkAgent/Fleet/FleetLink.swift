@@ -11,11 +11,20 @@ import WaymarkUplink
 /// keep-alive and nothing else.
 ///
 /// A publication that fails is said once in the log (and once when it works again), never more: the agent goes
-/// on tracking. The session's persistent (the client id is the board's `device_id`), so a later command
-/// subscription (`TOPIC/cmd`) goes on this same client.
+/// on tracking. The session's persistent (the client id is the board's `device_id`): the thread subscribes to
+/// `TOPIC/cmd` with QoS 1 at every connection, so the broker keeps the commands sent while the board is away and
+/// hands them over when it connects; it runs them (``FleetCommands``) one at a time and publishes their answers.
 final class FleetLink: @unchecked Sendable {
     private let client: MQTTClient
     private let topic: String
+    /// `TOPIC/cmd`, and what runs the commands received on it; nil without commands.
+    private let commandTopic: String
+    private let commands: FleetCommands?
+    /// The commands received and not yet run, at most ``maximumWaiting``.
+    private var waiting: [[UInt8]] = []
+    private static let maximumWaiting = 64
+    /// The status last offered: its digests and last fix, for the commands.
+    private var latest: FleetStatus?
     private let retryMin: Duration
     private let retryMax: Duration
     private let logger: Logger
@@ -35,15 +44,39 @@ final class FleetLink: @unchecked Sendable {
     /// Where the board's status goes.
     static func statusTopic(_ topic: String) -> String { topic + "/status" }
 
-    init(client: MQTTClient, topic: String, settings: FleetSettings, started: MonotonicInstant, logger: Logger) {
+    init(
+        client: MQTTClient,
+        topic: String,
+        settings: FleetSettings,
+        commands: FleetCommands? = nil,
+        started: MonotonicInstant,
+        logger: Logger
+    ) {
         self.client = client
         self.topic = Self.statusTopic(topic)
+        commandTopic = topic + "/cmd"
+        self.commands = commands
         retryMin = client.settings.retryMin
         retryMax = client.settings.retryMax
         self.started = started
         self.logger = logger
         schedule = FleetStatusSchedule(minimumInterval: settings.statusInterval, refresh: settings.statusRefresh)
         client.onConnectionChange = { [weak self] in self?.wake() }
+        if commands != nil {
+            client.onMessage = { [weak self] topic, payload, _ in self?.receive(topic: topic, payload: payload) }
+        }
+    }
+
+    /// A message on a subscription, on libmosquitto's thread: queued for the fleet's thread.
+    private func receive(topic: String, payload: [UInt8]) {
+        guard topic == commandTopic else { return }
+        let kept = condition.locked {
+            guard waiting.count < Self.maximumWaiting else { return false }
+            waiting.append(payload)
+            condition.broadcast()
+            return true
+        }
+        if !kept { logger.warning("fleet command dropped: \(Self.maximumWaiting) commands already wait") }
     }
 
     /// Starts the thread.
@@ -62,6 +95,7 @@ final class FleetLink: @unchecked Sendable {
     func offer(_ status: FleetStatus) {
         condition.locked {
             schedule.offer(status)
+            latest = status
             condition.broadcast()
         }
     }
@@ -122,9 +156,19 @@ final class FleetLink: @unchecked Sendable {
             }
             let connected = client.isConnected
             let connections = client.connections
+            let (newConnection, received, status) = condition.locked {
+                defer { waiting = [] }
+                return (connected && connections != connectionsSeen, waiting, latest)
+            }
+            if newConnection, commands != nil, let problem = client.subscribe(commandTopic, qos: 1) {
+                logger.error("fleet commands not received: \(problem)")
+            }
+            if let commands {
+                for command in received { run(command, with: commands, status: status) }
+            }
             let action: FleetStatusSchedule.Action? = condition.locked {
                 if stopping { return nil }
-                if connected && connections != connectionsSeen {
+                if newConnection {
                     connectionsSeen = connections
                     schedule.connected(at: SystemClocks.monotonic())
                 } else if !connected {
@@ -139,9 +183,19 @@ final class FleetLink: @unchecked Sendable {
                 publish(status)
             case .wait(let until):
                 condition.locked {
-                    // A connection change, an offer or a stop broadcasts; the state is read again after any.
-                    if !stopping { _ = condition.wait(until: until) }
+                    // A connection change, an offer, a command or a stop broadcasts; the state is read again after
+                    // any.
+                    if !stopping && waiting.isEmpty { _ = condition.wait(until: until) }
                 }
+            }
+        }
+    }
+
+    /// Runs one command and publishes what it says to, its answer last (QoS 1: resent after a reconnection).
+    private func run(_ command: [UInt8], with commands: FleetCommands, status: FleetStatus?) {
+        for message in commands.run(command, status: status) {
+            if let problem = client.publishWithoutWaiting(message) {
+                logger.error("fleet command's answer not published to \(message.topic): \(problem)")
             }
         }
     }

@@ -29,6 +29,15 @@ struct FleetStatus: Equatable, Sendable {
         var horizontalAccuracy: Double?
     }
 
+    /// The last fleet command run or refused.
+    struct Command: Equatable, Sendable {
+        var action: String
+        var id: String?
+        var ok: Bool
+        var message: String
+        var time: Timestamp
+    }
+
     var device: String
     var version: String
     /// When the agent started, on the system clock: with `uptime`, a restart is seen.
@@ -47,6 +56,9 @@ struct FleetStatus: Equatable, Sendable {
     var pauseReason: String?
     var tripSince: Timestamp?
     var tripDistance: Double?
+    var lastCommand: Command?
+    /// The last usable fix, for a `reportLocation` command: not in the message.
+    var location: Location?
 
     /// The status without the figures that move all the time (the last fix and its quality, the backlogs' counts,
     /// the trip's distance, the last error's message and time: an error repeated, such as gpsd's retries, is not
@@ -59,6 +71,7 @@ struct FleetStatus: Equatable, Sendable {
         status.satellitesUsed = nil
         status.backlogs = backlogs.map { Backlog(name: $0.name, unsent: 0, failing: $0.failing) }
         status.tripDistance = nil
+        status.location = nil
         return status
     }
 
@@ -102,6 +115,15 @@ struct FleetStatus: Equatable, Sendable {
                     fix.integer("mode", Int64(fixMode))
                     if let satellitesUsed { fix.integer("satellites_used", Int64(satellitesUsed)) }
                     fix.number("h_acc", lastFix.horizontalAccuracy)
+                }
+            }
+            if let lastCommand {
+                object.object("last_command") { command in
+                    command.string("action", lastCommand.action)
+                    if let id = lastCommand.id { command.string("id", id) }
+                    command.boolean("ok", lastCommand.ok)
+                    command.string("message", lastCommand.message)
+                    command.timestamp("time", lastCommand.time)
                 }
             }
             object.object("activity") { section in

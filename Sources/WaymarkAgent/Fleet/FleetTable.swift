@@ -39,41 +39,46 @@ public enum FleetTable {
     /// `problem` when not), `version`, `config_digest`, `regions_digest`, `regions`, `alarms`, `last_fix` (its
     /// time, or null), `last_fix_age` (seconds at `now`), `sinks`, `uptime`, `tst`.
     public static func json(_ boards: [FleetBoard], now: Timestamp) -> String {
+        jsonArray(FleetBoard.ordered(boards)) { writer, board in
+            writer.string("device", board.device)
+            writer.string("topic", board.topic)
+            writer.boolean("online", board.online)
+            writer.boolean("readable", board.problem == nil)
+            if let problem = board.problem { writer.string("problem", problem) }
+            optional(&writer, "version", board.version)
+            optional(&writer, "config_digest", board.configDigest)
+            optional(&writer, "regions_digest", board.regionsDigest)
+            if let count = board.regionCount { writer.integer("regions", Int64(count)) }
+            writer.objects("alarms", board.alarms) { entry, alarm in
+                entry.string("code", alarm.code)
+                if let id = alarm.id { entry.string("id", id) }
+                if let message = alarm.message { entry.string("message", message) }
+            }
+            if let fix = board.lastFix {
+                writer.timestamp("last_fix", fix)
+                writer.number("last_fix_age", (now.duration(since: fix).secondsValue).rounded())
+            } else {
+                writer.null("last_fix")
+            }
+            writer.objects("sinks", board.backlogs) { entry, backlog in
+                entry.string("name", backlog.name)
+                entry.integer("unsent", Int64(backlog.unsent))
+                entry.boolean("failing", backlog.failing)
+            }
+            if let uptime = board.uptime { writer.integer("uptime", Int64(uptime)) }
+            if let published = board.published { writer.integer("tst", published.seconds) }
+            if let offline = board.offlineReason { writer.string("offline_reason", offline) }
+            if let error = board.lastError { writer.string("last_error", error) }
+        }
+    }
+
+    /// A JSON array on one line, one object per element, each written by `body`.
+    static func jsonArray<Element>(_ elements: [Element], _ body: (inout JSONObjectWriter, Element) -> Void) -> String {
         var text: [UInt8] = Array("[".utf8)
-        for (index, board) in FleetBoard.ordered(boards).enumerated() {
+        for (index, element) in elements.enumerated() {
             if index > 0 { text.append(UInt8(ascii: ",")) }
             var object: [UInt8] = []
-            JSONObjectWriter.write(into: &object) { writer in
-                writer.string("device", board.device)
-                writer.string("topic", board.topic)
-                writer.boolean("online", board.online)
-                writer.boolean("readable", board.problem == nil)
-                if let problem = board.problem { writer.string("problem", problem) }
-                optional(&writer, "version", board.version)
-                optional(&writer, "config_digest", board.configDigest)
-                optional(&writer, "regions_digest", board.regionsDigest)
-                if let count = board.regionCount { writer.integer("regions", Int64(count)) }
-                writer.objects("alarms", board.alarms) { entry, alarm in
-                    entry.string("code", alarm.code)
-                    if let id = alarm.id { entry.string("id", id) }
-                    if let message = alarm.message { entry.string("message", message) }
-                }
-                if let fix = board.lastFix {
-                    writer.timestamp("last_fix", fix)
-                    writer.number("last_fix_age", (now.duration(since: fix).secondsValue).rounded())
-                } else {
-                    writer.null("last_fix")
-                }
-                writer.objects("sinks", board.backlogs) { entry, backlog in
-                    entry.string("name", backlog.name)
-                    entry.integer("unsent", Int64(backlog.unsent))
-                    entry.boolean("failing", backlog.failing)
-                }
-                if let uptime = board.uptime { writer.integer("uptime", Int64(uptime)) }
-                if let published = board.published { writer.integer("tst", published.seconds) }
-                if let offline = board.offlineReason { writer.string("offline_reason", offline) }
-                if let error = board.lastError { writer.string("last_error", error) }
-            }
+            JSONObjectWriter.write(into: &object) { writer in body(&writer, element) }
             object.removeLast()
             text += object
         }

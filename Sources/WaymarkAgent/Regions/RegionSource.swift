@@ -40,29 +40,34 @@ struct RegionSource: Sendable {
 
     /// The regions of the file, or one line per problem.
     func load() -> Result<Loaded, LoadFailure> {
+        entries().map { Self.loaded($0, within: limits) }
+    }
+
+    /// The regions of the file, both kinds, in its order, or one line per problem.
+    func entries() -> Result<[RegionFile.Entry], LoadFailure> {
         let bytes: [UInt8]
         do {
             bytes = try Files.contents(path)
         } catch {
             return .failure(LoadFailure(lines: ["\(path): \(error.withoutPath)"]))
         }
-        let file = RegionFile(parsing: bytes, fileName: path)
-        let entries: [RegionFile.Entry]
         do {
-            entries = try file.checkedEntries()
+            return .success(try RegionFile(parsing: bytes, fileName: path).checkedEntries())
         } catch {
             return .failure(LoadFailure(lines: error.problems.map(\.description)))
         }
+    }
+
+    /// What of `entries` is monitored within `limits`.
+    static func loaded(_ entries: [RegionFile.Entry], within limits: RegionLimits) -> Loaded {
         let monitored = Self.monitoring(entries, within: limits)
         let regions = entries.compactMap(\.region).filter { monitored.index.slot(of: $0.id) != nil }
-        return .success(
-            Loaded(
-                index: monitored.index,
-                refusals: monitored.refusals,
-                count: monitored.index.count,
-                beaconRegions: monitored.beaconRegions,
-                digest: FleetDigests.regions(regions, beacons: monitored.beaconRegions)
-            )
+        return Loaded(
+            index: monitored.index,
+            refusals: monitored.refusals,
+            count: monitored.index.count,
+            beaconRegions: monitored.beaconRegions,
+            digest: FleetDigests.regions(regions, beacons: monitored.beaconRegions)
         )
     }
 

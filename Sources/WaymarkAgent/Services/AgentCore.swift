@@ -41,6 +41,8 @@ struct AgentCore {
     var configDigest: String
     var regionCount = 0
     var regionsDigest = FleetDigests.regions([], beacons: [])
+    /// The last fleet command run or refused, and when: the fleet's status shows it.
+    var lastCommand: (report: CommandReport, time: Timestamp)?
 
     /// - Parameters:
     ///   - savedInside: the regions saved as inside before this start, or nil; the spool's when there is one.
@@ -532,6 +534,14 @@ struct AgentCore {
             var metadata = numbered(["code": "\(clearance.code)"])
             if let subject = clearance.subject { metadata["id"] = "\(subject)" }
             logger.notice("alarm cleared: \(clearance.message)", metadata: metadata)
+        case .command(let report):
+            var metadata = numbered(["action": "\(report.action ?? "-")"])
+            if let id = report.id { metadata["id"] = "\(id)" }
+            if report.ok {
+                logger.notice("fleet command run: \(report.message)", metadata: metadata)
+            } else {
+                logger.warning("fleet command refused: \(report.message)", metadata: metadata)
+            }
         case .beaconRegion(let region):
             var metadata = numbered(["id": "\(region.id)"])
             if let beacon = region.beacon { metadata["beacon"] = "\(beacon)" }

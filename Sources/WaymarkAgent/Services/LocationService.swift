@@ -34,6 +34,8 @@ public final class LocationService: Service, Sendable {
     private let spooling: Bool
     /// Wakes ``run()`` for an input, which a paused agent may otherwise apply only at its next probe.
     private let wakeUp = Mutex<AsyncStream<Trigger>.Continuation?>(nil)
+    /// What the fleet's commands reach in the other services (``useFleetCommands(_:)``).
+    private let fleetHooks = Mutex(FleetCommands.Hooks())
 
     /// - Parameters:
     ///   - regionStates: the region state file of earlier versions; nil reads and saves none.
@@ -85,6 +87,12 @@ public final class LocationService: Service, Sendable {
         tell(.deferral(enabled: enabled))
     }
 
+    /// Lets the fleet's commands (docs/fleet.md, "Commands") reach the region file service and the configuration's
+    /// reload; set before ``run()``. Its `report` is the loop's own.
+    func useFleetCommands(_ hooks: FleetCommands.Hooks) {
+        fleetHooks.withLock { $0 = hooks }
+    }
+
     /// Writes the status file at once, for `waymark status` (SIGWINCH).
     func requestStatus() {
         tell(.statusRequest)
@@ -109,6 +117,8 @@ public final class LocationService: Service, Sendable {
         case deferral(enabled: Bool)
         /// `waymark status` asks for a fresh status file.
         case statusRequest
+        /// A fleet command was run or refused.
+        case command(CommandReport)
 
         /// The kinds of input of which only the newest counts.
         enum Replaceable { case configuration, regions, deferral, statusRequest }
@@ -120,7 +130,7 @@ public final class LocationService: Service, Sendable {
             case .regions: .regions
             case .deferral: .deferral
             case .statusRequest: .statusRequest
-            case .regionFile: nil
+            case .regionFile, .command: nil
             }
         }
     }
@@ -226,11 +236,25 @@ public final class LocationService: Service, Sendable {
             }
         }
         // Before the sink's worker can start the session: the link's connection callback is set first.
+        let topic = configuration.ownTracksSink.topic(deviceID: configuration.agent.deviceID)
+        var hooks = fleetHooks.withLock { $0 }
+        hooks.report = { [weak self] report in self?.tell(.command(report)) }
+        let commands = FleetCommands(
+            device: configuration.agent.deviceID,
+            topic: topic,
+            tid: configuration.ownTracksSink.tid(deviceID: configuration.agent.deviceID),
+            stateDirectory: configuration.agent.stateDirectory,
+            regions: configuration.regions,
+            accepted: configuration.fleet.acceptedActions,
+            configuration: configuration,
+            hooks: hooks
+        )
         let fleet = mqtt.map { client in
             FleetLink(
                 client: client,
-                topic: configuration.ownTracksSink.topic(deviceID: configuration.agent.deviceID),
+                topic: topic,
                 settings: configuration.fleet,
+                commands: commands,
                 started: SystemClocks.monotonic(),
                 logger: logger
             )
@@ -334,6 +358,8 @@ public final class LocationService: Service, Sendable {
                 state.core.regionFile(verdict, now: SystemClocks.monotonic(), wallClock: SystemClocks.wall())
             case .statusRequest:
                 statusRequested = true
+            case .command(let report):
+                state.core.command(report, now: SystemClocks.monotonic(), wallClock: SystemClocks.wall())
             }
         }
         switch trigger {

@@ -4,7 +4,8 @@ import Synchronization
 import WaymarkCore
 
 /// Watches `[regions] file`: loads it at start and whenever it changes and settles (checked every second; see
-/// ``RegionFileWatch``), and hands each good version to the location service. A file with problems, or one that
+/// ``RegionFileWatch``), and hands each good version to the location service, with the fleet's remote regions
+/// (`setWaypoints`, docs/fleet.md) beside it. A file with problems, or one that
 /// exists but cannot be read, is rejected with one log line per problem, and the last good set stays monitored;
 /// the location service raises `region_file_rejected` until a version loads. A missing file is a warning only
 /// (there may be no regions yet). Without a file it stays asleep (a parked agent saving power must not wake every
@@ -25,12 +26,22 @@ final class RegionFileService: Service, Sendable {
     private struct Watched {
         var source: RegionSource?
         var watch = RegionFileWatch()
+        /// The operator's regions last loaded.
+        var entries: [RegionFile.Entry] = []
+        /// The fleet's remote regions: written by this agent alone, atomically, so read at once when they change.
+        var remote: RegionSource?
+        var remoteVersion: RegionSource.Version?
+        var remoteEntries: [RegionFile.Entry] = []
     }
 
-    init(settings: RegionsSettings, locationService: LocationService, logger: Logger) {
+    /// - Parameter remotePath: the fleet's remote region set (``FleetCommands/regionsPath(stateDirectory:)``), or
+    ///   nil without `[fleet]`.
+    init(settings: RegionsSettings, remotePath: String? = nil, locationService: LocationService, logger: Logger) {
         self.locationService = locationService
         self.logger = logger
-        watched = Mutex(Watched(source: settings.file.map { RegionSource(path: $0, settings: settings) }))
+        var initial = Watched(source: settings.file.map { RegionSource(path: $0, settings: settings) })
+        initial.remote = remotePath.map { RegionSource(path: $0, settings: settings) }
+        watched = Mutex(initial)
         (fileNamed, nameFile) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
     }
 
@@ -41,7 +52,9 @@ final class RegionFileService: Service, Sendable {
             guard watched.source?.path != source?.path || watched.source?.limits != source?.limits else {
                 return false
             }
-            watched = Watched(source: source)
+            var renewed = Watched(source: source)
+            renewed.remote = watched.remote.map { RegionSource(path: $0.path, settings: settings) }
+            watched = renewed
             return true
         }
         if changed {
@@ -65,13 +78,19 @@ final class RegionFileService: Service, Sendable {
         }
     }
 
-    /// Loads the file when it is new, or changed and settled since the last look (``RegionFileWatch``).
+    /// Loads the file when it is new, or changed and settled since the last look (``RegionFileWatch``), and the
+    /// remote regions when they changed.
     func check() {
+        let remoteChanged = checkRemote()
         let (action, source) = watched.withLock { watched -> (RegionFileWatch.Action, RegionSource?) in
             guard let source = watched.source else { return (.nothing, nil) }
             return (watched.watch.look(source.version()), source)
         }
-        guard let source else { return }
+        guard let source else {
+            if remoteChanged { applyBoth() }
+            return
+        }
+        if remoteChanged, action != .load { applyBoth() }
         switch action {
         case .nothing:
             return
@@ -82,10 +101,11 @@ final class RegionFileService: Service, Sendable {
             logger.error("\(line); \(kept)")
             locationService.regionFile(.rejected(source.path, problems: [line]))
         case .load:
-            switch source.load() {
-            case .success(let loaded):
+            switch source.entries() {
+            case .success(let entries):
+                watched.withLock { $0.entries = entries }
+                let loaded = applyBoth()
                 logger.info("\(source.path): \(loaded.count) regions loaded")
-                locationService.apply(loaded)
                 locationService.regionFile(.loaded(source.path))
                 loadedOnce.store(true, ordering: .relaxed)
             case .failure(let failure):
@@ -94,6 +114,42 @@ final class RegionFileService: Service, Sendable {
                 locationService.regionFile(.rejected(source.path, problems: failure.lines))
             }
         }
+    }
+
+    /// Reads the remote regions when their file changed (or went); whether they did.
+    private func checkRemote() -> Bool {
+        guard let remote = watched.withLock({ $0.remote }) else { return false }
+        let version = try? remote.version().get()
+        guard version != watched.withLock({ $0.remoteVersion }) else { return false }
+        var entries: [RegionFile.Entry] = []
+        if version != nil {
+            switch remote.entries() {
+            case .success(let read): entries = read
+            case .failure(let failure):
+                // Checked before it was written: only a damaged disk gets here.
+                for line in failure.lines { logger.error("\(line)") }
+                logger.error("\(remote.path) (the fleet's remote regions) rejected; they are not monitored")
+            }
+            logger.info("\(remote.path): \(entries.count) remote regions loaded")
+        }
+        watched.withLock {
+            $0.remoteVersion = version
+            $0.remoteEntries = entries
+        }
+        return true
+    }
+
+    /// Monitors the operator's regions and the remote ones beside them; a remote region with the id of one of the
+    /// operator's is left out (the operator's file wins).
+    @discardableResult
+    private func applyBoth() -> RegionSource.Loaded {
+        let (entries, remoteEntries, limits) = watched.withLock {
+            ($0.entries, $0.remoteEntries, ($0.source ?? $0.remote)?.limits ?? RegionLimits())
+        }
+        let ids = Set(entries.map(\.id))
+        let loaded = RegionSource.loaded(entries + remoteEntries.filter { !ids.contains($0.id) }, within: limits)
+        locationService.apply(loaded)
+        return loaded
     }
 
     /// What a file that cannot be used leaves monitored.

@@ -33,6 +33,8 @@ public struct Event: Hashable, Sendable {
         case beaconRegion(BeaconRegionEvent)
         /// A ranged beacon appeared, changed proximity, was lost, or is still heard (`type` `beacon`).
         case beacon(BeaconRanger.Report)
+        /// A fleet command run or refused (`type` `command`).
+        case command(CommandReport)
     }
 
     /// The `type` field of the event.
@@ -53,6 +55,7 @@ public struct Event: Hashable, Sendable {
         case .error: .error
         case .alarmCleared: .alarmCleared
         case .beacon: .beacon
+        case .command: .command
         }
     }
 }
@@ -66,6 +69,7 @@ public enum EventType: String, CaseIterable, Sendable {
     case status, error
     case alarmCleared = "alarm_cleared"
     case beacon
+    case command
 }
 
 /// Availability of the location service, reported whenever it changes.

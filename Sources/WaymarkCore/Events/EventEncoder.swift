@@ -100,6 +100,12 @@ public struct EventEncoder: Sendable {
                 if let subject = clearance.subject { writer.string("id", subject) }
                 writer.string("message", clearance.message)
                 writer.number("duration", JSONObjectWriter.rounded(clearance.duration.secondsValue, places: 3))
+            case .command(let report):
+                if let action = report.action { writer.string("action", action) }
+                if let id = report.id { writer.string("id", id) }
+                writer.boolean("ok", report.ok)
+                writer.string("message", report.message)
+                if let digest = report.configDigest { writer.string("config_digest", digest) }
             }
             extra(&writer)
         }

@@ -188,11 +188,11 @@ public final class MQTTClient: @unchecked Sendable {
         return nil
     }
 
-    /// Subscribes to `pattern` (MQTT wildcards allowed) with the session's QoS; ``onMessage`` gets what comes. Nil
-    /// when libmosquitto took the request, else why not.
-    public func subscribe(_ pattern: String) -> String? {
+    /// Subscribes to `pattern` (MQTT wildcards allowed) with `qos`, by default the session's; ``onMessage`` gets
+    /// what comes. Nil when libmosquitto took the request, else why not.
+    public func subscribe(_ pattern: String, qos: Int? = nil) -> String? {
         var id: Int32 = 0
-        let code = waymark_mosquitto_subscribe(client, &id, pattern, Int32(settings.qos))
+        let code = waymark_mosquitto_subscribe(client, &id, pattern, Int32(qos ?? settings.qos))
         guard code == MOSQ_ERR_SUCCESS.rawValue else {
             return "cannot subscribe to \(pattern): \(String(cString: waymark_mosquitto_strerror(code)))"
         }
