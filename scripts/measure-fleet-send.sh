@@ -37,6 +37,7 @@ PIDS+=($!)
 PIDS+=($!)
 wait_port "$GPSD"
 
+launched=$(date +%s.%N)
 for i in $(seq 0 $((N - 1))); do
     device="$(printf 'bus-%03d' "$i")"
     dir="$WORK/$device"
@@ -75,7 +76,9 @@ for _ in $(seq 240); do
     [ "$online" -ge "$N" ] && break
     sleep 0.5
 done
-echo "fleet status: $online of $N boards online ($(python3 -c "print(round($(date +%s.%N) - $start, 1))") s after the start)"
+now=$(date +%s.%N)
+echo "fleet status: $online of $N boards online ($(python3 -c "print(round($now - $launched, 1))") s after the first \
+start, $(python3 -c "print(round($now - $start, 1))") s after the last)"
 
 cat >"$WORK/regions.json" <<'JSON'
 {"_type":"waypoints","waypoints":[
@@ -95,4 +98,6 @@ written=0
 for i in $(seq 0 $((N - 1))); do
     [ -s "$WORK/$(printf 'bus-%03d' "$i")/fleet-regions.geojson" ] && written=$((written + 1))
 done
-echo "remote region files written: $written of $N"
+sleep 1
+loaded="$(grep -l 'fleet-regions.geojson: 2 remote regions loaded' "$WORK"/bus-*/stderr | wc -l)"
+echo "remote region files written: $written of $N; monitored (the agent's log says so): $loaded of $N"

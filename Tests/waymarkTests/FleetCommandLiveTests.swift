@@ -207,4 +207,102 @@ struct FleetCommandLiveTests {
         #expect(FileManager.default.fileExists(atPath: board.directory.path + "/state/fleet-regions.geojson"))
         #expect(board.agent?.interrupt() == 0)
     }
+
+    /// The mosquitto ACL of docs/fleet.md ("Who may command a board").
+    static let acl = """
+        # Boards: the user name is the board's device_id, its topic owntracks/fleet/DEVICE.
+        pattern write owntracks/fleet/%u/#
+        pattern read owntracks/fleet/%u/cmd
+
+        # Operators: read every status and answer, command every board.
+        user ops
+        topic read owntracks/fleet/+/status
+        topic read owntracks/fleet/+/cmd/result
+        topic read owntracks/fleet/+/waypoints
+        topic read owntracks/fleet/+/dump
+        topic write owntracks/fleet/+/cmd
+
+        """
+
+    @Test("under the docs' ACL, only an operator commands a board: another user's command never reaches it")
+    func onlyOperatorsCommand() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let passwords = directory.appendingPathComponent("passwords").path
+        for (index, user) in ["bus-101", "bus-102", "ops", "guest"].enumerated() {
+            let result = try WaymarkBinary.run(
+                (index == 0 ? ["-c"] : []) + ["-b", passwords, user, "secret-\(user)"],
+                executable: "/usr/bin/mosquitto_passwd"
+            )
+            #expect(result.status == 0, "\(result.stderr)")
+            try "secret-\(user)\n".write(
+                toFile: directory.appendingPathComponent("\(user).pw").path,
+                atomically: true,
+                encoding: .utf8
+            )
+        }
+        let aclFile = directory.appendingPathComponent("acl").path
+        try Self.acl.write(toFile: aclFile, atomically: true, encoding: .utf8)
+        let broker = try MosquittoTestServer(access: .init(passwordFile: passwords, aclFile: aclFile))
+        let gpsd = try GPSDTestServer(log: Fixtures.gpsdLog(Self.drive), linesPerSecond: 200)
+        defer {
+            gpsd.stop()
+            gpsd.removeFiles()
+        }
+        let board = try Board(
+            "bus-101",
+            broker: broker,
+            gpsd: gpsd.port,
+            locations: false,
+            fleet: Self.everything,
+            sink: """
+                topic = "owntracks/fleet/bus-101"
+                username = "bus-101"
+                password_file = "\(directory.path)/bus-101.pw"
+                """
+        )
+        try board.start()
+        let operatorOptions = [
+            "--topic", "owntracks/fleet/+/status", "--username", "ops", "--password-file", "\(directory.path)/ops.pw",
+        ]
+        let deadline = Date().addingTimeInterval(10)
+        while true {
+            let status = try WaymarkBinary.run(
+                ["fleet", "status", "--broker", "127.0.0.1:\(broker.port)", "--settle", "300ms", "--json"]
+                    + operatorOptions
+            )
+            if status.stdout.contains("\"online\":true") { break }
+            guard Date() < deadline else { throw TestServerError("bus-101 online: \(status.stdout) \(status.stderr)") }
+            usleep(200_000)
+        }
+        // Another user, another board, anonymous: the broker drops the command or the connection.
+        let command = #"{"_type":"cmd","action":"clearWaypoints","id":"intruder"}"#
+        for user in ["guest", "bus-102"] {
+            let published = try WaymarkBinary.run(
+                ["-p", "\(broker.port)", "-q", "1", "-t", "owntracks/fleet/bus-101/cmd", "-m", command]
+                    + ["-u", user, "-P", "secret-\(user)"],
+                executable: "/usr/bin/mosquitto_pub"
+            )
+            // MQTT 3.1.1 has no refusal of a publication: the broker acknowledges it and delivers it to no one.
+            #expect(published.status == 0, "\(published.stderr)")
+        }
+        let anonymous = try WaymarkBinary.run(
+            ["-p", "\(broker.port)", "-q", "1", "-t", "owntracks/fleet/bus-101/cmd", "-m", command],
+            executable: "/usr/bin/mosquitto_pub"
+        )
+        #expect(anonymous.status != 0)
+        // The operator's command is answered; it is the only one the board ever saw.
+        let sent = try Self.send(broker, "bus-101", "waypoints", options: operatorOptions)
+        #expect(sent.status == 0, "\(sent.answers)")
+        #expect(sent.answers["bus-101"]?["ok"] as? Bool == true)
+        // The event goes to the spool with its next commit.
+        var commands: [[String: Any]] = []
+        try board.agent?.wait(seconds: 10, "the command event in the spool") {
+            commands = ((try? Self.events(board)) ?? []).filter { $0["type"] as? String == "command" }
+            return !commands.isEmpty
+        }
+        #expect(commands.count == 1, "\(commands)")
+        #expect(commands.first?["action"] as? String == "waypoints")
+        #expect(board.agent?.interrupt() == 0)
+    }
 }

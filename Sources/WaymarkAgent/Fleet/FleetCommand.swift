@@ -96,7 +96,7 @@ struct FleetCommand: Sendable, Equatable {
     }
 }
 
-/// The answer to one command, on `TOPIC/cmd/result` (docs/fleet.md, "Results").
+/// The answer to one command, on `TOPIC/cmd/result` (docs/fleet.md, "The answer").
 struct FleetCommandResult: Sendable, Equatable {
     var device: String
     var id: String?
