@@ -172,6 +172,16 @@ struct FleetCommandLiveTests {
         let dump = try #require(MosquittoTestServer.messages(in: dumps).first?.payload)
         #expect(dump["config_digest"] as? String == newDigest)
         #expect((dump["configuration"] as? String)?.contains("location.distance_filter=25.0\n") == true)
+
+        // reportLocation: the last fix at once, as OwnTracks' location with t "r", on the board's topic.
+        try FleetStatusTests.waitForFleet(broker, seconds: 10, "a fix") { !($0["bus-020"]?["last_fix"] is NSNull) }
+        let locations = try broker.subscribe("owntracks/waymark/bus-020", id: "locations")
+        #expect(try Self.send(broker, "bus-020", "reportLocation").status == 0)
+        let until = Date().addingTimeInterval(5)
+        while MosquittoTestServer.messages(in: locations).isEmpty && Date() < until { usleep(100_000) }
+        let location = try #require(MosquittoTestServer.messages(in: locations).first?.payload)
+        #expect(location["_type"] as? String == "location" && location["t"] as? String == "r")
+        #expect(location["lat"] is Double && location["tid"] as? String == "20")
         #expect(board.agent?.interrupt() == 0)
     }
 

@@ -40,7 +40,6 @@ extension AgentCore {
         if let fix = status.lastKnown {
             fleet.lastFix = FleetStatus.Fix(time: fix.time, horizontalAccuracy: fix.horizontalAccuracy)
         }
-        fleet.location = status.lastKnown
         fleet.lastCommand = lastCommand.map {
             FleetStatus.Command(
                 action: $0.report.action ?? "",

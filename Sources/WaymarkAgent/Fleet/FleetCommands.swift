@@ -21,6 +21,8 @@ struct FleetCommands: Sendable {
         var source: ConfigurationSource?
         /// Tells the agent's loop of a command run or refused.
         var report: @Sendable (CommandReport) -> Void = { _ in }
+        /// The last usable fix now, as the agent's loop left it after its last batch.
+        var lastKnown: @Sendable () -> Location? = { nil }
     }
 
     var device: String
@@ -43,7 +45,7 @@ struct FleetCommands: Sendable {
     /// Where the answers go.
     static func resultTopic(_ topic: String) -> String { topic + "/cmd/result" }
 
-    /// Runs the command `bytes`; `status` is the agent's latest (its digests, its last fix). Returns the messages
+    /// Runs the command `bytes`; `status` is the agent's latest (its digests). Returns the messages
     /// to publish, the answer last.
     func run(_ bytes: [UInt8], status: FleetStatus?) -> [MQTTClient.Message] {
         var digest = status?.configDigest ?? FleetDigests.configuration(configuration)
@@ -56,7 +58,7 @@ struct FleetCommands: Sendable {
             let done: Result<String, Refusal>
             switch command.action {
             case .reportLocation:
-                done = reportLocation(status?.location, into: &messages)
+                done = reportLocation(hooks.lastKnown(), into: &messages)
             case .setWaypoints:
                 guard case .regions(let text) = command.payload else { preconditionFailure("read with its regions") }
                 done = setRegions(text)

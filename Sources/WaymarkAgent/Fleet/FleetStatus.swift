@@ -57,8 +57,6 @@ struct FleetStatus: Equatable, Sendable {
     var tripSince: Timestamp?
     var tripDistance: Double?
     var lastCommand: Command?
-    /// The last usable fix, for a `reportLocation` command: not in the message.
-    var location: Location?
 
     /// The status without the figures that move all the time (the last fix and its quality, the backlogs' counts,
     /// the trip's distance, the last error's message and time: an error repeated, such as gpsd's retries, is not
@@ -71,7 +69,6 @@ struct FleetStatus: Equatable, Sendable {
         status.satellitesUsed = nil
         status.backlogs = backlogs.map { Backlog(name: $0.name, unsent: 0, failing: $0.failing) }
         status.tripDistance = nil
-        status.location = nil
         return status
     }
 

@@ -36,6 +36,8 @@ public final class LocationService: Service, Sendable {
     private let wakeUp = Mutex<AsyncStream<Trigger>.Continuation?>(nil)
     /// What the fleet's commands reach in the other services (``useFleetCommands(_:)``).
     private let fleetHooks = Mutex(FleetCommands.Hooks())
+    /// The last usable fix after the last batch, for the fleet's `reportLocation`; kept with `[fleet]` only.
+    private let lastKnown = Mutex<Location?>(nil)
 
     /// - Parameters:
     ///   - regionStates: the region state file of earlier versions; nil reads and saves none.
@@ -239,6 +241,7 @@ public final class LocationService: Service, Sendable {
         let topic = configuration.ownTracksSink.topic(deviceID: configuration.agent.deviceID)
         var hooks = fleetHooks.withLock { $0 }
         hooks.report = { [weak self] report in self?.tell(.command(report)) }
+        hooks.lastKnown = { [weak self] in self?.lastKnown.withLock { $0 } }
         let commands = FleetCommands(
             device: configuration.agent.deviceID,
             topic: topic,
@@ -365,6 +368,10 @@ public final class LocationService: Service, Sendable {
         switch trigger {
         case .batch(let batch):
             for update in batch { state.core.process(update) }
+            if configuration.fleet.enabled {
+                let known = state.core.pipeline.status.lastKnown
+                lastKnown.withLock { $0 = known }
+            }
         case .beacons(let batch):
             for update in batch { state.core.process(update) }
         case .deadline:

@@ -16,6 +16,9 @@ final class RegionFileService: Service, Sendable {
     private let locationService: LocationService
     private let logger: Logger
     private let watched: Mutex<Watched>
+    /// One ``check()`` at a time: the watch's task and the fleet's thread (a `setWaypoints`) both check, and a
+    /// set read earlier must not be monitored after one read later.
+    private let checking = Mutex(())
     /// Whether a version of a region file loaded since the start: until then a rejected file leaves no region
     /// monitored.
     private let loadedOnce = Atomic<Bool>(false)
@@ -81,6 +84,10 @@ final class RegionFileService: Service, Sendable {
     /// Loads the file when it is new, or changed and settled since the last look (``RegionFileWatch``), and the
     /// remote regions when they changed.
     func check() {
+        checking.withLock { _ in checkOnce() }
+    }
+
+    private func checkOnce() {
         let remoteChanged = checkRemote()
         let (action, source) = watched.withLock { watched -> (RegionFileWatch.Action, RegionSource?) in
             guard let source = watched.source else { return (.nothing, nil) }
