@@ -3,7 +3,9 @@
 # on one machine, each with its own state_dir and device_id, on one real gpsd and one real mosquitto, with
 # [fleet] accept = ["setWaypoints", …]:
 #   1. `waymark fleet status` lists N boards online;
-#   2. `waymark fleet send 'bus-*' setWaypoints regions.json` → N ok, its wall time measured.
+#   2. `waymark fleet send 'bus-*' setWaypoints regions.json` → N ok, its wall time measured;
+#   3. bus-000 killed (SIGKILL) shows offline; `fleet send bus-000 clearWaypoints` to it is queued, and applied when
+#      it starts again.
 #
 #   scripts/measure-fleet-send.sh [N]        (default 100; WAYMARK_BINARY picks the binary, default the debug build)
 set -euo pipefail
@@ -66,6 +68,7 @@ accept = ["setWaypoints", "clearWaypoints", "waypoints"]
 TOML
     "$BIN" run --config "$dir/waymark.toml" >"$dir/stdout" 2>"$dir/stderr" &
     PIDS+=($!)
+    [ "$i" -eq 0 ] && FIRST=$!
 done
 
 start=$(date +%s.%N)
@@ -101,3 +104,22 @@ done
 sleep 1
 loaded="$(grep -l 'fleet-regions.geojson: 2 remote regions loaded' "$WORK"/bus-*/stderr | wc -l)"
 echo "remote region files written: $written of $N; monitored (the agent's log says so): $loaded of $N"
+
+kill -KILL "$FIRST"
+for _ in $(seq 40); do
+    "$BIN" fleet status --broker "127.0.0.1:$MQTT" --json --settle 300ms 2>/dev/null \
+        | grep -q '"device":"bus-000","topic":"[^"]*","online":false' && break
+    sleep 0.25
+done
+set +e
+queued="$("$BIN" fleet send bus-000 clearWaypoints --broker "127.0.0.1:$MQTT" --settle 300ms --timeout 1s)"
+set -e
+echo "bus-000 killed, then: $queued"
+"$BIN" run --config "$WORK/bus-000/waymark.toml" >>"$WORK/bus-000/stdout" 2>>"$WORK/bus-000/stderr" &
+PIDS+=($!)
+for _ in $(seq 40); do [ -e "$WORK/bus-000/fleet-regions.geojson" ] || break; sleep 0.25; done
+if [ -e "$WORK/bus-000/fleet-regions.geojson" ]; then
+    echo "bus-000 restarted: the queued clearWaypoints was NOT applied"
+else
+    echo "bus-000 restarted: the queued clearWaypoints was applied (its remote regions are gone)"
+fi
