@@ -116,6 +116,8 @@ final class RegionFileService: Service, Sendable {
                 locationService.regionFile(.loaded(source.path))
                 loadedOnce.store(true, ordering: .relaxed)
             case .failure(let failure):
+                // The operator's last good regions stay; the remote ones changed all the same.
+                if remoteChanged { applyBoth() }
                 for line in failure.lines { logger.error("\(line)") }
                 logger.error("\(source.path) rejected; \(kept)")
                 locationService.regionFile(.rejected(source.path, problems: failure.lines))
@@ -131,13 +133,14 @@ final class RegionFileService: Service, Sendable {
         var entries: [RegionFile.Entry] = []
         if version != nil {
             switch remote.entries() {
-            case .success(let read): entries = read
+            case .success(let read):
+                entries = read
+                logger.info("\(remote.path): \(entries.count) remote regions loaded")
             case .failure(let failure):
                 // Checked before it was written: only a damaged disk gets here.
                 for line in failure.lines { logger.error("\(line)") }
                 logger.error("\(remote.path) (the fleet's remote regions) rejected; they are not monitored")
             }
-            logger.info("\(remote.path): \(entries.count) remote regions loaded")
         }
         watched.withLock {
             $0.remoteVersion = version
