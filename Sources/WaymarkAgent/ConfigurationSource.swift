@@ -39,6 +39,7 @@ public struct ConfigurationSource: Sendable {
         guard access(path, F_OK) == 0, var remote = try? Configuration.load(contentsOf: path) else { return nil }
         remote.agent.deviceID = local.agent.deviceID
         remote.agent.stateDirectory = local.agent.stateDirectory
+        remote.keepFleetLink(of: local)
         return remote
     }
 }

@@ -36,7 +36,26 @@ import WaymarkCore
             Issue.record("accepted")
             return
         }
-        #expect(refusal.message == "too large: 1048576 bytes, at most 262144")
+        #expect(refusal.message == "too large: more than 262144 bytes")
+    }
+
+    @Test("a long id or action name is never echoed whole: the answer, the event and the status stay small")
+    func longNamesAreNotEchoed() {
+        let longID = String(repeating: "i", count: 200)
+        let byID = FleetCommand.read(Array(#"{"action":"dump","id":"\#(longID)"}"#.utf8), accepting: Self.all)
+        #expect(byID == .failure(FleetCommand.Refusal(message: "id longer than 128 bytes")))
+        let longName = String(repeating: "a", count: 100_000)
+        guard
+            case .failure(let refusal) = FleetCommand.read(
+                Array(#"{"action":"\#(longName)"}"#.utf8),
+                accepting: Self.all
+            )
+        else {
+            Issue.record("accepted")
+            return
+        }
+        #expect(refusal.action == String(repeating: "a", count: 128) + "…")
+        #expect(refusal.message.utf8.count < 400, "\(refusal.message.utf8.count) bytes")
     }
 
     @Test func anActionNotAcceptedIsRefusedWithItsIDAndName() {

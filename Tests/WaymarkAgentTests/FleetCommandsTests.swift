@@ -105,7 +105,8 @@ import WaymarkTestSupport
         // A good one is written, reloaded, and takes the place of the file, with the board's own device_id.
         let good =
             #"{"action":"setConfiguration","configuration":"[agent]\ndevice_id = \"other\"\n[places]\nenabled = false\n"#
-            + #"[sinks.owntracks]\nhost = \"127.0.0.1\"\n[fleet]\nenabled = true\n[location]\ndistance_filter = 42\n"}"#
+            + #"[sinks.owntracks]\nhost = \"127.0.0.1\"\n[fleet]\nenabled = true\naccept = [\"setConfiguration\"]\n"#
+            + #"[location]\ndistance_filter = 42\n"}"#
         let applied = try board.run(good).answer
         #expect(applied["ok"] as? Bool == true, "\(applied)")
         #expect(board.told.reloads.withLock { $0 } == 1)
@@ -113,6 +114,23 @@ import WaymarkTestSupport
         #expect(effective.location.distanceFilter == 42)
         #expect(effective.agent.deviceID == "bus-9")
         #expect(applied["config_digest"] as? String == FleetDigests.configuration(effective))
+    }
+
+    @Test("a remote configuration keeps the board's own link to its fleet: broker, topic, credentials, accept")
+    func theLinkIsTheBoards() throws {
+        let board = try Board()
+        defer { try? FileManager.default.removeItem(at: board.directory) }
+        let document =
+            #"{"action":"setConfiguration","configuration":"[places]\nenabled = false\n[sinks.owntracks]\n"#
+            + #"host = \"10.0.0.9\"\nport = 1884\ntopic = \"owntracks/x/y\"\nusername = \"u\"\n"#
+            + #"[fleet]\nenabled = true\naccept = []\n[location]\ndistance_filter = 7\n"}"#
+        let answer = try board.run(document).answer
+        #expect(answer["ok"] as? Bool == true, "\(answer)")
+        let effective = try #require(try board.commands.hooks.source?.load())
+        #expect(effective.location.distanceFilter == 7)
+        #expect(effective.ownTracksSink.host == "127.0.0.1" && effective.ownTracksSink.port == 1883)
+        #expect(effective.ownTracksSink.topic == nil && effective.ownTracksSink.username == nil)
+        #expect(effective.fleet.accept.contains("setConfiguration"))
     }
 
     @Test func reportLocationWithoutAFixIsRefused() throws {

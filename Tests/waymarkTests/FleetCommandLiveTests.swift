@@ -97,7 +97,7 @@ struct FleetCommandLiveTests {
         #expect(answered.allSatisfy { $0["ok"] as? Bool == false && $0["_type"] as? String == "cmdResult" })
         let reasons = answered.compactMap { $0["message"] as? String }
         #expect(reasons.first?.hasPrefix("not JSON") == true, "\(reasons)")
-        #expect(reasons.contains("too large: 1048576 bytes, at most 262144"), "\(reasons)")
+        #expect(reasons.contains("too large: more than 262144 bytes"), "\(reasons)")
         #expect(reasons.contains { $0.hasPrefix("unknown action \"reboot\"") }, "\(reasons)")
         #expect(reasons.contains("waypoints[0]: lat must be a number"), "\(reasons)")
         #expect(answered.contains { $0["id"] as? String == "g3" && $0["action"] as? String == "reboot" })

@@ -28,6 +28,8 @@ struct FleetCommand: Sendable, Equatable {
     /// The largest command read, in bytes: a configuration (the documented example is 40 KB) or a few thousand
     /// waypoints fit; a larger message is refused unread.
     static let maximumBytes = 256 * 1024
+    /// The longest `id` and action name echoed in an answer, an event and the status: 128 bytes.
+    static let maximumEcho = 128
 
     var id: String?
     var action: Action
@@ -36,7 +38,7 @@ struct FleetCommand: Sendable, Equatable {
     /// Reads `bytes`, a message received on `TOPIC/cmd`, for a board that accepts `accepted`.
     static func read(_ bytes: [UInt8], accepting accepted: Set<Action>) -> Result<FleetCommand, Refusal> {
         guard bytes.count <= maximumBytes else {
-            return .failure(Refusal(message: "too large: \(bytes.count) bytes, at most \(maximumBytes)"))
+            return .failure(Refusal(message: "too large: more than \(maximumBytes) bytes"))
         }
         let value: JSONValue
         do {
@@ -52,21 +54,27 @@ struct FleetCommand: Sendable, Equatable {
         case .number(let number)?: id = JSONText.number(number)
         default: return .failure(Refusal(message: "id must be a string or a number"))
         }
+        if let text = id, text.utf8.count > maximumEcho {
+            return .failure(Refusal(message: "id longer than \(maximumEcho) bytes"))
+        }
         guard let actionValue = value["action"] else {
             return .failure(Refusal(id: id, message: "no action"))
         }
         guard let name = actionValue.string else {
             return .failure(Refusal(id: id, message: "action must be a string"))
         }
+        // Echoed at most maximumEcho bytes long: a hostile name must not fill the spool, the log and the status.
+        let shown =
+            name.utf8.count > maximumEcho ? String(decoding: name.utf8.prefix(maximumEcho), as: UTF8.self) + "…" : name
         func refuse(_ message: String) -> Result<FleetCommand, Refusal> {
-            .failure(Refusal(id: id, action: name, message: message))
+            .failure(Refusal(id: id, action: shown, message: message))
         }
         if let type = value["_type"], type.string != "cmd" {
             return refuse("_type must be \"cmd\"")
         }
         guard let action = Action(rawValue: name) else {
             let known = Action.allCases.map(\.rawValue).joined(separator: ", ")
-            return refuse("unknown action \(name.debugDescription); known: \(known)")
+            return refuse("unknown action \(shown.debugDescription); known: \(known)")
         }
         guard accepted.contains(action) else {
             return refuse("\(name) is not accepted by this board ([fleet] accept)")

@@ -38,6 +38,9 @@ final class FleetLink: @unchecked Sendable {
     /// The connections seen so far (``MQTTClient/connections``): a new one owes a status.
     private var connectionsSeen = 0
     private var failing = false
+    /// Counts the broadcasts (an offer, a command, a connection change, a stop): the thread waits only when none
+    /// came since it last looked, so one that falls between its look and its wait is not lost.
+    private var changes = 0
     /// Status messages published, and their bytes (topic and payload), for the measurements.
     private(set) var published = 0
 
@@ -63,16 +66,26 @@ final class FleetLink: @unchecked Sendable {
         schedule = FleetStatusSchedule(minimumInterval: settings.statusInterval, refresh: settings.statusRefresh)
         client.onConnectionChange = { [weak self] in self?.wake() }
         if commands != nil {
-            client.onMessage = { [weak self] topic, payload, _ in self?.receive(topic: topic, payload: payload) }
+            // One byte past the limit: the command reader says "too large" without the rest ever being copied.
+            client.receiveLimit = FleetCommand.maximumBytes + 1
+            client.onMessage = { [weak self] topic, payload, retained in
+                self?.receive(topic: topic, payload: payload, retained: retained)
+            }
         }
     }
 
-    /// A message on a subscription, on libmosquitto's thread: queued for the fleet's thread.
-    private func receive(topic: String, payload: [UInt8]) {
+    /// A message on a subscription, on libmosquitto's thread: queued for the fleet's thread. A retained command is
+    /// not run: the broker would hand it over again at every reconnection, undoing what came after it.
+    private func receive(topic: String, payload: [UInt8], retained: Bool) {
         guard topic == commandTopic else { return }
+        guard !retained else {
+            logger.warning("a retained fleet command on \(topic) is not run: send commands without the retain flag")
+            return
+        }
         let kept = condition.locked {
             guard waiting.count < Self.maximumWaiting else { return false }
             waiting.append(payload)
+            changes += 1
             condition.broadcast()
             return true
         }
@@ -86,6 +99,7 @@ final class FleetLink: @unchecked Sendable {
             run()
             condition.locked {
                 running = false
+                changes += 1
                 condition.broadcast()
             }
         }
@@ -96,15 +110,18 @@ final class FleetLink: @unchecked Sendable {
         condition.locked {
             schedule.offer(status)
             latest = status
+            changes += 1
             condition.broadcast()
         }
     }
 
     /// The agent stops: the thread ends, then `status` goes with `online: false`, retained, waited for up to
-    /// `timeout`, and the session ends with a DISCONNECT (so the broker drops the last will).
+    /// `timeout`. Called before the sinks stop (an OwnTracks sink that gives up its last delivery cancels the
+    /// shared session); ``close()`` ends the session after them.
     func finish(_ status: FleetStatus, timeout: Duration = .seconds(2)) {
         condition.locked {
             stopping = true
+            changes += 1
             condition.broadcast()
             while running { _ = condition.wait(until: nil) }
         }
@@ -120,16 +137,22 @@ final class FleetLink: @unchecked Sendable {
                 logger.info("fleet status offline published", metadata: ["topic": "\(topic)"])
             } else {
                 let problem = publication.problem ?? "no answer"
-                logger.warning(
-                    "the fleet's offline status was not acknowledged: \(problem); the last will marks it offline"
-                )
+                logger.warning("the fleet's offline status was not acknowledged: \(problem)")
             }
         }
+    }
+
+    /// Ends the session with a DISCONNECT (the broker drops the last will): after ``finish(_:timeout:)`` and the
+    /// sinks.
+    func close() {
         client.close()
     }
 
     private func wake() {
-        condition.locked { condition.broadcast() }
+        condition.locked {
+            changes += 1
+            condition.broadcast()
+        }
     }
 
     private func run() {
@@ -154,6 +177,8 @@ final class FleetLink: @unchecked Sendable {
                     continue
                 }
             }
+            // What has changed is counted before the session is read: a change after this look wakes the wait below.
+            let seen = condition.locked { changes }
             let connected = client.isConnected
             let connections = client.connections
             let (newConnection, received, status) = condition.locked {
@@ -185,7 +210,7 @@ final class FleetLink: @unchecked Sendable {
                 condition.locked {
                     // A connection change, an offer, a command or a stop broadcasts; the state is read again after
                     // any.
-                    if !stopping && waiting.isEmpty { _ = condition.wait(until: until) }
+                    if !stopping && waiting.isEmpty && changes == seen { _ = condition.wait(until: until) }
                 }
             }
         }

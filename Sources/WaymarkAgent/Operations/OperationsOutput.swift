@@ -132,10 +132,16 @@ final class OperationsOutput {
     }
 
     /// The agent stops: the status file says so, and the metrics give the final counts.
+    /// The fleet's last status, `online: false`: before the storage closes the sinks, which may cancel the MQTT
+    /// session the fleet shares with the OwnTracks sink.
+    func finishFleet(_ core: AgentCore, now: MonotonicInstant, wallClock: Timestamp) {
+        fleet?.finish(core.fleetStatus(device: settings.agent.deviceID, now: now, wallClock: wallClock))
+    }
+
     func finish(_ core: AgentCore, now: MonotonicInstant, wallClock: Timestamp) {
         _ = writeStatus(core, now: now, wallClock: wallClock, stopped: true)
         statusFile.close()
-        fleet?.finish(core.fleetStatus(device: settings.agent.deviceID, now: now, wallClock: wallClock))
+        fleet?.close()
         if let metricsFile {
             _ = writeMetrics(core, to: metricsFile, now: now, wallClock: wallClock)
             metricsFile.close()

@@ -257,8 +257,13 @@ struct AgentCore {
     var nextCommit: MonotonicInstant? { storage?.nextDeadline }
 
     /// The agent stops: the trip in progress ends, then the deferral window; then the spool commits and the
-    /// sinks get everything.
-    mutating func finish(now: MonotonicInstant, wallClock: Timestamp) {
+    /// sinks get everything. `beforeClosing` sees the core in its final state before the sinks stop (the fleet's
+    /// last status).
+    mutating func finish(
+        now: MonotonicInstant,
+        wallClock: Timestamp,
+        beforeClosing: (AgentCore) -> Void = { _ in }
+    ) {
         var waited = untimed.release()
         number(&waited, now: now, logged: true)
         var events = pipeline.finish()
@@ -266,6 +271,7 @@ struct AgentCore {
         if storage != nil, let report = deferral.finish(now: now) {
             emit(closeWindow(report, time: eventTime(at: now, wallClock: wallClock), now: now))
         }
+        beforeClosing(self)
         // A failure this late is logged by the storage; no later commit could carry its event.
         _ = storage?.close()
     }

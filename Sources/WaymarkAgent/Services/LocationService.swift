@@ -328,7 +328,9 @@ public final class LocationService: Service, Sendable {
         // The forwarding task runs on the executor, which ends when this returns: wait until it has.
         await beaconForwarding.value
         let counters = state.locked {
-            state.core.finish(now: SystemClocks.monotonic(), wallClock: SystemClocks.wall())
+            state.core.finish(now: SystemClocks.monotonic(), wallClock: SystemClocks.wall()) { core in
+                state.operations.finishFleet(core, now: SystemClocks.monotonic(), wallClock: SystemClocks.wall())
+            }
             state.operations.finish(state.core, now: SystemClocks.monotonic(), wallClock: SystemClocks.wall())
             sink.flush()
             return state.core.counters

@@ -118,6 +118,9 @@ public final class MQTTClient: @unchecked Sendable {
     /// Told, on libmosquitto's thread, of every message received on a subscription: its topic, its payload,
     /// whether the broker had it retained. Set before the session starts.
     public var onMessage: (@Sendable (String, [UInt8], Bool) -> Void)?
+    /// The most bytes of a received message handed to ``onMessage``; a longer one is cut there. Set before the
+    /// session starts.
+    public var receiveLimit = Int.max
 
     /// Makes the session; it connects at the first ``publish(_:timeout:)`` (or ``waitForConnection(upTo:)``),
     /// then keeps its connection in the background, and ``publish(_:timeout:)`` says why it is not there.
@@ -411,8 +414,10 @@ public final class MQTTClient: @unchecked Sendable {
         if onMessage != nil {
             waymark_mosquitto_on_message(client) { _, context, topic, payload, length, retained in
                 guard let session = MQTTClient.of(context), let topic else { return }
-                let bytes =
-                    payload.map { [UInt8](UnsafeRawBufferPointer(start: $0, count: Int(max(0, length)))) } ?? []
+                // At most receiveLimit bytes are copied: a longer message arrives cut there, for its reader to
+                // refuse as too large without holding it twice.
+                let count = min(Int(max(0, length)), session.receiveLimit)
+                let bytes = payload.map { [UInt8](UnsafeRawBufferPointer(start: $0, count: count)) } ?? []
                 session.onMessage?(String(cString: topic), bytes, retained)
             }
         }
