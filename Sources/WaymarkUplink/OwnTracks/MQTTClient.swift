@@ -94,6 +94,9 @@ public final class MQTTClient: @unchecked Sendable {
         var refusedByBroker = false
         /// Messages published by ``publishWithoutWaiting(_:)``: their acknowledgements are not waited for.
         var unawaited: Set<Int32> = []
+        /// Messages a ``publish(_:timeout:)`` under way waits for: their acknowledgements are kept when another
+        /// publish starts (the sink's and the fleet's last status may wait at once).
+        var awaited: Set<Int32> = []
         /// Connections the broker accepted so far: a new one (a reconnection) is a new session state to publish.
         var connections = 0
         /// libmosquitto's last error line (OpenSSL's reason for a certificate refused), for the message.
@@ -224,8 +227,9 @@ public final class MQTTClient: @unchecked Sendable {
         let problem: Publication? = withState { state in
             if state.cancelled { return Publication(acknowledged: 0, problem: "stopped") }
             guard !state.connected else {
-                // Acknowledgements of earlier attempts' messages, come late, must not confirm this one's.
-                state.acknowledged.removeAll()
+                // Acknowledgements of earlier attempts' messages, come late, must not confirm this one's; those
+                // another publish waits for are its own.
+                state.acknowledged.formIntersection(state.awaited)
                 return nil
             }
             return Publication(
@@ -244,6 +248,7 @@ public final class MQTTClient: @unchecked Sendable {
                 break
             }
             ids.append(id)
+            withState { state in _ = state.awaited.insert(id) }
         }
         let deadline = Self.deadline(after: timeout)
         return condition.locked {
@@ -256,12 +261,18 @@ public final class MQTTClient: @unchecked Sendable {
                     stop = "the connection to \(endpoint) was lost: \(current.problem ?? "")"
                 }
                 if count == ids.count || stop != nil {
-                    for id in ids { current.acknowledged.remove(id) }
+                    for id in ids {
+                        current.acknowledged.remove(id)
+                        current.awaited.remove(id)
+                    }
                     return Publication(acknowledged: count, published: ids.count, problem: stop ?? refusal)
                 }
                 if condition.wait(untilNanoseconds: deadline) {
                     let count = ids.prefix { current.acknowledged.contains($0) }.count
-                    for id in ids { current.acknowledged.remove(id) }
+                    for id in ids {
+                        current.acknowledged.remove(id)
+                        current.awaited.remove(id)
+                    }
                     return Publication(
                         acknowledged: count,
                         published: ids.count,
