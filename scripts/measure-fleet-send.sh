@@ -29,7 +29,8 @@ printf 'listener %s 127.0.0.1\nallow_anonymous true\nmax_queued_messages 0\n' "$
 PIDS+=($!)
 wait_port "$MQTT"
 
-# One gpsd for all, fed the Regensburg drive once (DESIGN.md §6's socat recipe); the boards need no fix here.
+# One gpsd for all, fed the Regensburg drive once (the tests' whole-log recipe, Tests/WaymarkTestSupport/GPSDTestServer.swift:
+# socat serves the log, gpsd reads it from a TCP source); the boards need no fix here.
 FEED="$(free_port)"
 GPSD="$(free_port)"
 cp Tests/Fixtures/gpsd-logs/20100411_Geko_Regensburg.log "$WORK/feed.log"
