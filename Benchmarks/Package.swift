@@ -83,6 +83,17 @@ let package = Package(
             ]
         ),
         .executableTarget(
+            name: "BeaconBenchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "WaymarkCore", package: "Waymark"),
+            ],
+            path: "Benchmarks/BeaconBenchmarks",
+            plugins: [
+                .plugin(name: "BenchmarkPlugin", package: "benchmark")
+            ]
+        ),
+        .executableTarget(
             name: "PlacesBenchmarks",
             dependencies: [
                 .product(name: "Benchmark", package: "benchmark"),

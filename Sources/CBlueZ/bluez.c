@@ -38,6 +38,21 @@ static struct {
     const char *(*get_sender)(sd_bus_message *message);
     const char *(*get_path)(sd_bus_message *message);
     void (*error_free)(sd_bus_error *error);
+    int (*add_object_vtable)(sd_bus *bus, sd_bus_slot **slot, const char *path, const char *interface,
+                             const sd_bus_vtable *vtable, void *userdata);
+    int (*append_basic)(sd_bus_message *message, char type, const void *value);
+    int (*open_container)(sd_bus_message *message, char type, const char *contents);
+    int (*close_container)(sd_bus_message *message);
+    int (*append_array)(sd_bus_message *message, char type, const void *pointer, size_t size);
+    int (*reply_method_return)(sd_bus_message *call, const char *types, ...);
+    int (*new_method_call)(sd_bus *bus, sd_bus_message **message, const char *destination, const char *path,
+                           const char *interface, const char *member);
+    int (*call_async)(sd_bus *bus, sd_bus_slot **slot, sd_bus_message *message, sd_bus_message_handler_t callback,
+                      void *userdata, uint64_t usec);
+    const sd_bus_error *(*get_error)(sd_bus_message *message);
+    sd_bus_slot *(*slot_unref)(sd_bus_slot *slot);
+    /// sd-bus's vtable format marker (systemd 246 on), which SD_BUS_VTABLE_START would take from the link.
+    const unsigned *vtable_format;
     const char *failure;
 } waymark_sd;
 
@@ -79,6 +94,18 @@ static void waymark_sd_load(void) {
     WAYMARK_FIND(library, get_sender, "sd_bus_message_get_sender");
     WAYMARK_FIND(library, get_path, "sd_bus_message_get_path");
     WAYMARK_FIND(library, error_free, "sd_bus_error_free");
+    WAYMARK_FIND(library, add_object_vtable, "sd_bus_add_object_vtable");
+    WAYMARK_FIND(library, append_basic, "sd_bus_message_append_basic");
+    WAYMARK_FIND(library, open_container, "sd_bus_message_open_container");
+    WAYMARK_FIND(library, close_container, "sd_bus_message_close_container");
+    WAYMARK_FIND(library, append_array, "sd_bus_message_append_array");
+    WAYMARK_FIND(library, reply_method_return, "sd_bus_reply_method_return");
+    WAYMARK_FIND(library, new_method_call, "sd_bus_message_new_method_call");
+    WAYMARK_FIND(library, call_async, "sd_bus_call_async");
+    WAYMARK_FIND(library, get_error, "sd_bus_message_get_error");
+    WAYMARK_FIND(library, slot_unref, "sd_bus_slot_unref");
+    // Optional: an older sd-bus reads a table without it as its own format.
+    waymark_sd.vtable_format = dlsym(library, "sd_bus_object_vtable_format");
     waymark_sd.failure = NULL;
 }
 
@@ -105,6 +132,16 @@ struct waymark_bus {
     size_t head;
     size_t count;
     size_t capacity;
+    /// The advertiser's connection: no device events are queued.
+    int ignore_devices;
+    /// The exported advertisement (`waymark_advert_export`): its object, path and properties.
+    sd_bus_slot *advert_object;
+    char advert_path[128];
+    uint8_t advert_apple[WAYMARK_BLUEZ_APPLE_CAPACITY];
+    size_t advert_length;
+    uint32_t advert_min_interval;
+    uint32_t advert_max_interval;
+    char advert_error[512];
 };
 
 static struct waymark_bluez_event *waymark_push(waymark_bus *bus, int kind, const char *path) {
@@ -248,7 +285,7 @@ static int waymark_read_interfaces(waymark_bus *bus, sd_bus_message *m, const ch
         struct waymark_bluez_event *event = NULL;
         if (strcmp(interface, "org.bluez.Adapter1") == 0) {
             event = waymark_push(bus, WAYMARK_BLUEZ_ADAPTER, path);
-        } else if (strcmp(interface, "org.bluez.Device1") == 0) {
+        } else if (strcmp(interface, "org.bluez.Device1") == 0 && !bus->ignore_devices) {
             event = waymark_push(bus, device_kind, path);
         }
         r = waymark_read_properties(m, event);
@@ -287,7 +324,9 @@ static int waymark_on_properties_changed(sd_bus_message *m, void *userdata, sd_b
     event->apple_length = -1;
     if (waymark_read_properties(m, event) < 0) return 0;
     if (kind == WAYMARK_BLUEZ_ADAPTER_POWERED && event->powered < 0) return 0;
-    if (kind == WAYMARK_BLUEZ_DEVICE && !event->has_rssi && event->apple_length < 0) return 0;
+    if (kind == WAYMARK_BLUEZ_DEVICE && (bus->ignore_devices || (!event->has_rssi && event->apple_length < 0))) {
+        return 0;
+    }
     struct waymark_bluez_event *queued = waymark_push(bus, kind, NULL);
     if (queued == NULL) return 0;
     scratch.kind = kind;
@@ -321,7 +360,7 @@ static int waymark_on_interfaces_removed(sd_bus_message *m, void *userdata, sd_b
     while (waymark_sd.read_basic(m, 's', &interface) > 0) {
         if (strcmp(interface, "org.bluez.Adapter1") == 0) {
             waymark_push(bus, WAYMARK_BLUEZ_ADAPTER_REMOVED, copy);
-        } else if (strcmp(interface, "org.bluez.Device1") == 0) {
+        } else if (strcmp(interface, "org.bluez.Device1") == 0 && !bus->ignore_devices) {
             waymark_push(bus, WAYMARK_BLUEZ_DEVICE_REMOVED, copy);
         }
     }
@@ -400,6 +439,7 @@ int waymark_bus_open(const char *address, waymark_bus **out, char *error, size_t
 
 void waymark_bus_close(waymark_bus *bus) {
     if (bus == NULL) return;
+    if (bus->advert_object != NULL) waymark_sd.slot_unref(bus->advert_object);
     if (bus->bus != NULL) waymark_sd.flush_close_unref(bus->bus);
     free(bus->events);
     free(bus);
@@ -503,3 +543,134 @@ void waymark_wake_fd_clear(int wake_fd) {
     uint64_t value = 0;
     (void)!read(wake_fd, &value, sizeof value);
 }
+
+void waymark_bus_ignore_devices(waymark_bus *bus) { bus->ignore_devices = 1; }
+
+// The advertisement's properties, as bluetoothd reads them (doc/advertising-api.txt).
+
+static int waymark_advert_type(sd_bus *b, const char *path, const char *interface, const char *property,
+                               sd_bus_message *reply, void *userdata, sd_bus_error *error) {
+    (void)b, (void)path, (void)interface, (void)property, (void)userdata, (void)error;
+    return waymark_sd.append_basic(reply, 's', "broadcast");
+}
+
+static int waymark_advert_manufacturer_data(sd_bus *b, const char *path, const char *interface,
+                                            const char *property, sd_bus_message *reply, void *userdata,
+                                            sd_bus_error *error) {
+    (void)b, (void)path, (void)interface, (void)property, (void)error;
+    waymark_bus *bus = userdata;
+    uint16_t company = 0x004C;
+    int r = waymark_sd.open_container(reply, 'a', "{qv}");
+    if (r >= 0) r = waymark_sd.open_container(reply, 'e', "qv");
+    if (r >= 0) r = waymark_sd.append_basic(reply, 'q', &company);
+    if (r >= 0) r = waymark_sd.open_container(reply, 'v', "ay");
+    if (r >= 0) r = waymark_sd.append_array(reply, 'y', bus->advert_apple, bus->advert_length);
+    if (r >= 0) r = waymark_sd.close_container(reply);
+    if (r >= 0) r = waymark_sd.close_container(reply);
+    if (r >= 0) r = waymark_sd.close_container(reply);
+    return r;
+}
+
+static int waymark_advert_interval(sd_bus *b, const char *path, const char *interface, const char *property,
+                                   sd_bus_message *reply, void *userdata, sd_bus_error *error) {
+    (void)b, (void)path, (void)interface, (void)error;
+    waymark_bus *bus = userdata;
+    uint32_t value = strcmp(property, "MinInterval") == 0 ? bus->advert_min_interval : bus->advert_max_interval;
+    return waymark_sd.append_basic(reply, 'u', &value);
+}
+
+static int waymark_advert_release(sd_bus_message *m, void *userdata, sd_bus_error *error) {
+    (void)error;
+    waymark_bus *bus = userdata;
+    waymark_push(bus, WAYMARK_BLUEZ_ADVERT_RELEASED, bus->advert_path);
+    return waymark_sd.reply_method_return(m, "");
+}
+
+/// SD_BUS_VTABLE_START without its reference to libsystemd's `sd_bus_object_vtable_format`: the library is
+/// loaded with dlopen, so the reference is set at the export (`waymark_advert_export`).
+#define WAYMARK_VTABLE_START                                                                                     \
+    {                                                                                                            \
+        .type = _SD_BUS_VTABLE_START, .flags = 0,                                                                \
+        .x = {.start = {.element_size = sizeof(sd_bus_vtable), .features = _SD_BUS_VTABLE_PARAM_NAMES}},         \
+    }
+
+static sd_bus_vtable waymark_advert_vtable[] = {
+    WAYMARK_VTABLE_START,
+    SD_BUS_PROPERTY("Type", "s", waymark_advert_type, 0, SD_BUS_VTABLE_PROPERTY_CONST),
+    SD_BUS_PROPERTY("ManufacturerData", "a{qv}", waymark_advert_manufacturer_data, 0, SD_BUS_VTABLE_PROPERTY_CONST),
+    SD_BUS_METHOD("Release", "", "", waymark_advert_release, 0),
+    SD_BUS_VTABLE_END,
+};
+
+/// The same with the advertising interval: a table of its own, so that an interval left to BlueZ is absent, not 0
+/// (bluetoothd refuses intervals under 20 ms).
+static sd_bus_vtable waymark_advert_interval_vtable[] = {
+    WAYMARK_VTABLE_START,
+    SD_BUS_PROPERTY("Type", "s", waymark_advert_type, 0, SD_BUS_VTABLE_PROPERTY_CONST),
+    SD_BUS_PROPERTY("ManufacturerData", "a{qv}", waymark_advert_manufacturer_data, 0, SD_BUS_VTABLE_PROPERTY_CONST),
+    SD_BUS_PROPERTY("MinInterval", "u", waymark_advert_interval, 0, SD_BUS_VTABLE_PROPERTY_CONST),
+    SD_BUS_PROPERTY("MaxInterval", "u", waymark_advert_interval, 0, SD_BUS_VTABLE_PROPERTY_CONST),
+    SD_BUS_METHOD("Release", "", "", waymark_advert_release, 0),
+    SD_BUS_VTABLE_END,
+};
+
+int waymark_advert_export(waymark_bus *bus, const char *path, const uint8_t *apple, size_t apple_length,
+                          uint32_t min_interval_ms, uint32_t max_interval_ms, char *error, size_t error_size) {
+    if (apple_length > sizeof bus->advert_apple) {
+        snprintf(error, error_size, "manufacturer data of %zu bytes: at most %zu", apple_length,
+                 sizeof bus->advert_apple);
+        return -EINVAL;
+    }
+    if (bus->advert_object != NULL) bus->advert_object = waymark_sd.slot_unref(bus->advert_object);
+    snprintf(bus->advert_path, sizeof bus->advert_path, "%s", path);
+    memcpy(bus->advert_apple, apple, apple_length);
+    bus->advert_length = apple_length;
+    bus->advert_min_interval = min_interval_ms;
+    bus->advert_max_interval = max_interval_ms;
+    sd_bus_vtable *vtable = min_interval_ms > 0 ? waymark_advert_interval_vtable : waymark_advert_vtable;
+    vtable[0].x.start.vtable_format_reference = waymark_sd.vtable_format;
+    int r = waymark_sd.add_object_vtable(bus->bus, &bus->advert_object, bus->advert_path,
+                                         "org.bluez.LEAdvertisement1", vtable, bus);
+    if (r < 0) waymark_set_error(error, error_size, "cannot export the advertisement", NULL, r);
+    return r < 0 ? r : 0;
+}
+
+static int waymark_on_registered(sd_bus_message *m, void *userdata, sd_bus_error *error) {
+    (void)error;
+    waymark_bus *bus = userdata;
+    const sd_bus_error *refusal = waymark_sd.get_error(m);
+    if (refusal != NULL) {
+        waymark_set_error(bus->advert_error, sizeof bus->advert_error, "RegisterAdvertisement refused", refusal, 0);
+        waymark_push(bus, WAYMARK_BLUEZ_ADVERT_REFUSED, bus->advert_path);
+    } else {
+        waymark_push(bus, WAYMARK_BLUEZ_ADVERT_REGISTERED, bus->advert_path);
+    }
+    return 0;
+}
+
+int waymark_advert_register(waymark_bus *bus, const char *adapter_path, char *error, size_t error_size) {
+    sd_bus_message *call = NULL;
+    int r = waymark_sd.new_method_call(bus->bus, &call, "org.bluez", adapter_path, "org.bluez.LEAdvertisingManager1",
+                                       "RegisterAdvertisement");
+    if (r >= 0) r = waymark_sd.append_basic(call, 'o', bus->advert_path);
+    if (r >= 0) r = waymark_sd.open_container(call, 'a', "{sv}");
+    if (r >= 0) r = waymark_sd.close_container(call);
+    // A floating call (no slot of ours): the bus owns it until the answer, or a timeout, comes.
+    if (r >= 0) r = waymark_sd.call_async(bus->bus, NULL, call, waymark_on_registered, bus, 0);
+    if (call != NULL) waymark_sd.message_unref(call);
+    if (r < 0) waymark_set_error(error, error_size, "RegisterAdvertisement could not be sent", NULL, r);
+    return r < 0 ? r : 0;
+}
+
+int waymark_advert_unregister(waymark_bus *bus, const char *adapter_path, char *error, size_t error_size) {
+    sd_bus_error bus_error = SD_BUS_ERROR_NULL;
+    int r = waymark_sd.call_method(bus->bus, "org.bluez", adapter_path, "org.bluez.LEAdvertisingManager1",
+                                   "UnregisterAdvertisement", &bus_error, NULL, "o", bus->advert_path);
+    if (r < 0) {
+        waymark_set_error(error, error_size, "UnregisterAdvertisement refused", &bus_error, r);
+        waymark_sd.error_free(&bus_error);
+    }
+    return r < 0 ? r : 0;
+}
+
+const char *waymark_advert_error(waymark_bus *bus) { return bus->advert_error; }

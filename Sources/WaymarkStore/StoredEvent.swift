@@ -30,6 +30,7 @@ public struct StoredEvent: Hashable, Sendable {
         public static let alarmCleared = Kind(code: 6)
         public static let beacon = Kind(code: 7)
         public static let command = Kind(code: 8)
+        public static let beaconAdvertising = Kind(code: 9)
         public static let region = Kind(code: 10)
         public static let pause = Kind(code: 11)
         public static let resume = Kind(code: 12)
@@ -38,7 +39,7 @@ public struct StoredEvent: Hashable, Sendable {
 
         private static let names: [Int: String] = [
             1: "location", 2: "heading", 3: "status", 4: "error", 5: "region_state", 6: "alarm_cleared", 7: "beacon",
-            8: "command",
+            8: "command", 9: "beacon_advertising",
             10: "region",
             11: "pause",
             12: "resume", 13: "trip", 14: "deferred_finished",
@@ -60,6 +61,7 @@ public struct StoredEvent: Hashable, Sendable {
             case .deferredFinished: self = .deferredFinished
             case .alarmCleared: self = .alarmCleared
             case .command: self = .command
+            case .beaconAdvertising: self = .beaconAdvertising
             }
         }
 

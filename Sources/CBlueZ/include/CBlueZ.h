@@ -25,6 +25,11 @@ enum waymark_bluez_kind {
     /// `org.bluez` left the bus (bluetoothd stopped) or came back.
     WAYMARK_BLUEZ_SERVICE_GONE = 7,
     WAYMARK_BLUEZ_SERVICE_BACK = 8,
+    /// BlueZ answered our `RegisterAdvertisement`: registered, or refused (why: `waymark_advert_error`).
+    WAYMARK_BLUEZ_ADVERT_REGISTERED = 9,
+    WAYMARK_BLUEZ_ADVERT_REFUSED = 10,
+    /// bluetoothd called our advertisement's `Release`: it no longer advertises it.
+    WAYMARK_BLUEZ_ADVERT_RELEASED = 11,
 };
 
 /// The longest Apple manufacturer data kept; longer data is reported with its length only.
@@ -67,6 +72,28 @@ int waymark_bus_run(waymark_bus *bus, int wake_fd, uint64_t timeout_usec);
 
 /// Takes the oldest queued event into `event`; returns 0 when none is left.
 int waymark_bus_next(waymark_bus *bus, struct waymark_bluez_event *event);
+
+/// Queues no device events on this connection (the advertiser's: it needs adapters and bluetoothd's comings and
+/// goings, not the advertisements heard).
+void waymark_bus_ignore_devices(waymark_bus *bus);
+
+/// Exports an `org.bluez.LEAdvertisement1` object at `path`: `Type` "broadcast", `ManufacturerData` {0x004C:
+/// `apple`}, `MinInterval` and `MaxInterval` in milliseconds (left out when 0), and `Release`. sd-bus answers
+/// `org.freedesktop.DBus.Properties.Get`/`GetAll` for it. Returns 0, or a negative errno with `error` filled.
+int waymark_advert_export(waymark_bus *bus, const char *path, const uint8_t *apple, size_t apple_length,
+                          uint32_t min_interval_ms, uint32_t max_interval_ms, char *error, size_t error_size);
+
+/// Calls `RegisterAdvertisement(path, {})` on the adapter without waiting: bluetoothd reads the object's
+/// properties from us before it answers, so only `waymark_bus_run` can let the answer come (queued as
+/// `ADVERT_REGISTERED` or `ADVERT_REFUSED`). Returns 0, or a negative errno when the call could not be sent.
+int waymark_advert_register(waymark_bus *bus, const char *adapter_path, char *error, size_t error_size);
+
+/// `UnregisterAdvertisement(path)` on the adapter, waiting for the answer. Returns 0, or a negative errno with
+/// BlueZ's error name and message in `error`.
+int waymark_advert_unregister(waymark_bus *bus, const char *adapter_path, char *error, size_t error_size);
+
+/// Why the last `RegisterAdvertisement` was refused: BlueZ's error name and message.
+const char *waymark_advert_error(waymark_bus *bus);
 
 /// Makes `wake_fd` (an eventfd: WaymarkSystem's `WakeSignal`) unreadable again.
 void waymark_wake_fd_clear(int wake_fd);

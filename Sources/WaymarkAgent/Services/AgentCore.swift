@@ -548,6 +548,10 @@ struct AgentCore {
             } else {
                 logger.warning("fleet command refused: \(report.message)", metadata: metadata)
             }
+        case .beaconAdvertising(let report):
+            var metadata = numbered(["reason": "\(report.reason)", "beacon": "\(report.beacon)"])
+            if let id = report.regionID { metadata["id"] = "\(id)" }
+            logger.notice("beacon advertising \(report.change.rawValue)", metadata: metadata)
         case .beaconRegion(let region):
             var metadata = numbered(["id": "\(region.id)"])
             if let beacon = region.beacon { metadata["beacon"] = "\(beacon)" }

@@ -16,6 +16,11 @@ final class BusConnection {
         case deviceRemoved(path: String)
         case serviceGone
         case serviceBack
+        /// BlueZ answered our `RegisterAdvertisement`: registered, or refused with its error's name and message.
+        case advertisementRegistered
+        case advertisementRefused(String)
+        /// bluetoothd called our advertisement's `Release`.
+        case advertisementReleased
     }
 
     /// A call refused or a connection lost: BlueZ's or the bus's own words.
@@ -25,14 +30,16 @@ final class BusConnection {
 
         /// BlueZ says our discovery already starts or stops.
         var isInProgress: Bool { description.contains("org.bluez.Error.InProgress") }
+        /// BlueZ has no such registration of ours (`UnregisterAdvertisement` after bluetoothd forgot it).
+        var isDoesNotExist: Bool { description.contains("org.bluez.Error.DoesNotExist") }
         /// No answer came in time: the call may have been carried out.
         var isTimeout: Bool { code == -ETIMEDOUT || description.contains("org.freedesktop.DBus.Error.NoReply") }
     }
 
     private let bus: OpaquePointer
 
-    /// Connects to `address`, or to the system bus when nil.
-    init(address: String?) throws(Failure) {
+    /// Connects to `address`, or to the system bus when nil; without `devices`, no device updates are read.
+    init(address: String?, devices: Bool = true) throws(Failure) {
         var bus: OpaquePointer?
         var error = [CChar](repeating: 0, count: 512)
         let code: Int32 =
@@ -43,6 +50,7 @@ final class BusConnection {
             }
         guard code == 0, let bus else { throw Failure(code: code, description: Self.text(error)) }
         self.bus = bus
+        if !devices { waymark_bus_ignore_devices(bus) }
     }
 
     deinit { waymark_bus_close(bus) }
@@ -58,6 +66,30 @@ final class BusConnection {
     func discover(on adapterPath: String, start: Bool) throws(Failure) {
         var error = [CChar](repeating: 0, count: 512)
         let code = waymark_bluez_discover(bus, adapterPath, start ? 1 : 0, &error, error.count)
+        guard code == 0 else { throw Failure(code: code, description: Self.text(error)) }
+    }
+
+    /// Exports the `org.bluez.LEAdvertisement1` object at `path`: a broadcast of `appleData` as Apple's
+    /// manufacturer data, at `intervalMilliseconds` (nil leaves the interval to BlueZ).
+    func exportAdvertisement(at path: String, appleData: [UInt8], intervalMilliseconds: UInt32?) throws(Failure) {
+        var error = [CChar](repeating: 0, count: 512)
+        let interval = intervalMilliseconds ?? 0
+        let code = waymark_advert_export(bus, path, appleData, appleData.count, interval, interval, &error, error.count)
+        guard code == 0 else { throw Failure(code: code, description: Self.text(error)) }
+    }
+
+    /// Asks the adapter to advertise the exported object; the answer comes as a message
+    /// (``Message/advertisementRegistered`` or ``Message/advertisementRefused(_:)``).
+    func registerAdvertisement(on adapterPath: String) throws(Failure) {
+        var error = [CChar](repeating: 0, count: 512)
+        let code = waymark_advert_register(bus, adapterPath, &error, error.count)
+        guard code == 0 else { throw Failure(code: code, description: Self.text(error)) }
+    }
+
+    /// Asks the adapter to stop advertising the exported object, and waits for the answer.
+    func unregisterAdvertisement(on adapterPath: String) throws(Failure) {
+        var error = [CChar](repeating: 0, count: 512)
+        let code = waymark_advert_unregister(bus, adapterPath, &error, error.count)
         guard code == 0 else { throw Failure(code: code, description: Self.text(error)) }
     }
 
@@ -77,12 +109,12 @@ final class BusConnection {
     func next() -> Message? {
         var event = waymark_bluez_event()
         while waymark_bus_next(bus, &event) != 0 {
-            if let message = Self.message(event) { return message }
+            if let message = message(event) { return message }
         }
         return nil
     }
 
-    private static func message(_ event: waymark_bluez_event) -> Message? {
+    private func message(_ event: waymark_bluez_event) -> Message? {
         let path = withUnsafeBytes(of: event.path) { raw in
             String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
         }
@@ -104,6 +136,10 @@ final class BusConnection {
         case Int(WAYMARK_BLUEZ_DEVICE_REMOVED.rawValue): return .deviceRemoved(path: path)
         case Int(WAYMARK_BLUEZ_SERVICE_GONE.rawValue): return .serviceGone
         case Int(WAYMARK_BLUEZ_SERVICE_BACK.rawValue): return .serviceBack
+        case Int(WAYMARK_BLUEZ_ADVERT_REGISTERED.rawValue): return .advertisementRegistered
+        case Int(WAYMARK_BLUEZ_ADVERT_REFUSED.rawValue):
+            return .advertisementRefused(String(cString: waymark_advert_error(bus)))
+        case Int(WAYMARK_BLUEZ_ADVERT_RELEASED.rawValue): return .advertisementReleased
         default: return nil
         }
     }

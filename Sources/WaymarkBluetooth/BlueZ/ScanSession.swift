@@ -151,8 +151,12 @@ struct ScanSession {
 
     /// The configured adapter when BlueZ has it; else the first powered one, else the first, in the order of
     /// their numbers (hci2 before hci10).
-    private func chooseAdapter() -> String? {
-        if let name = configuration.adapter {
+    private func chooseAdapter() -> String? { Self.chooseAdapter(named: configuration.adapter, among: adapters) }
+
+    /// The adapter named `name` when BlueZ has it; else the first powered one of `adapters` (by object path, and
+    /// whether powered), else the first, in the order of their numbers (hci2 before hci10).
+    static func chooseAdapter(named name: String?, among adapters: [String: Bool]) -> String? {
+        if let name {
             return adapters.keys.first { $0.split(separator: "/").last.map(String.init) == name }
         }
         let ordered = adapters.keys.sorted { ($0.utf8.count, $0) < ($1.utf8.count, $1) }
@@ -205,6 +209,8 @@ struct ScanSession {
         case .serviceBack:
             needsLoad = true
             retryAt = now
+        case .advertisementRegistered, .advertisementRefused, .advertisementReleased:
+            break  // The advertiser's connection's, never the scanner's.
         }
     }
 
@@ -265,7 +271,7 @@ struct ScanSession {
         _ = poll(&descriptor, 1, Int32(clamping: (duration.nanoseconds + 999_999) / 1_000_000))
     }
 
-    private static func sleep(wakeFD: Int32, for duration: Duration) {
+    static func sleep(wakeFD: Int32, for duration: Duration) {
         guard duration > .zero else { return }
         var descriptor = pollfd(fd: wakeFD, events: Int16(POLLIN), revents: 0)
         let milliseconds = Int32(clamping: (duration.nanoseconds + 999_999) / 1_000_000)

@@ -42,6 +42,9 @@ public struct BeaconMonitor: Sendable {
     private var clock: ScanClock
     /// By region id.
     private var watches: [Watch] = []
+    /// The watches a sighting can match, by UUID and major: a thousand regions cost a sighting what ten do. Made
+    /// again wherever the regions change (the init, ``replace(_:now:)``).
+    private var regionIndex = BeaconRegionIndex([])
     /// The states saved before this start, for the regions of the first region file: the init's regions, or those
     /// of the first ``replace(_:now:)`` when the init had none (the agent makes the monitor before it reads its
     /// region file). Nil once applied, or when nothing was saved.
@@ -66,6 +69,7 @@ public struct BeaconMonitor: Sendable {
         watches = Self.unique(regions).map { region in
             Watch(region: region, state: Self.firstState(of: region.id, saved: savedInside), since: start)
         }
+        regionIndex = BeaconRegionIndex(watches.map(\.region.constraint))
         self.savedInside = regions.isEmpty ? savedInside : nil
     }
 
@@ -116,6 +120,7 @@ public struct BeaconMonitor: Sendable {
             watch.region = region
             return watch
         }
+        regionIndex = BeaconRegionIndex(watches.map(\.region.constraint))
         reassignRanging()
     }
 
@@ -132,7 +137,8 @@ public struct BeaconMonitor: Sendable {
         let scanTime = clock.scanTime(at: now)
         var outputs: [Output] = []
         var rangedFor: String?
-        for index in watches.indices where watches[index].region.constraint.matches(sighting.beacon) {
+        for index in regionIndex.candidates(for: sighting.beacon)
+        where watches[index].region.constraint.matches(sighting.beacon) {
             let region = watches[index].region
             watches[index].lastBeacon = sighting.beacon
             watches[index].since = scanTime

@@ -56,6 +56,10 @@ extension ErrorCode {
     public static let bluetoothAdapterOff = ErrorCode("bluetooth_adapter_off")
     /// BlueZ refused `SetDiscoveryFilter` or `StartDiscovery`.
     public static let bluetoothDiscoveryFailed = ErrorCode("bluetooth_discovery_failed")
+    /// BlueZ refused `RegisterAdvertisement`: the adapter's advertising instances are all taken
+    /// (`org.bluez.Error.NotPermitted`), the advertisement is invalid (`org.bluez.Error.Failed`), or the bus's
+    /// policy does not let the agent call BlueZ (`org.freedesktop.DBus.Error.AccessDenied`).
+    public static let bluetoothAdvertisingRefused = ErrorCode("bluetooth_advertising_refused")
 }
 
 /// A ``BeaconSourceEvent`` with the clocks of its arrival.

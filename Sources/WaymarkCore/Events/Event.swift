@@ -35,6 +35,8 @@ public struct Event: Hashable, Sendable {
         case beacon(BeaconRanger.Report)
         /// A fleet command run or refused (`type` `command`).
         case command(CommandReport)
+        /// The board started or stopped advertising itself as an iBeacon (`type` `beacon_advertising`).
+        case beaconAdvertising(AdvertisingReport)
     }
 
     /// The `type` field of the event.
@@ -56,6 +58,7 @@ public struct Event: Hashable, Sendable {
         case .alarmCleared: .alarmCleared
         case .beacon: .beacon
         case .command: .command
+        case .beaconAdvertising: .beaconAdvertising
         }
     }
 }
@@ -70,6 +73,7 @@ public enum EventType: String, CaseIterable, Sendable {
     case alarmCleared = "alarm_cleared"
     case beacon
     case command
+    case beaconAdvertising = "beacon_advertising"
 }
 
 /// Availability of the location service, reported whenever it changes.

@@ -106,6 +106,11 @@ public struct EventEncoder: Sendable {
                 writer.boolean("ok", report.ok)
                 writer.string("message", report.message)
                 if let digest = report.configDigest { writer.string("config_digest", digest) }
+            case .beaconAdvertising(let report):
+                writer.string("event", report.change.rawValue)
+                writer.string("reason", report.reason)
+                if let id = report.regionID { writer.string("id", id) }
+                writer.beacon(report.beacon)
             }
             extra(&writer)
         }

@@ -16,7 +16,15 @@ stdout: {"ok": true, "value": ...} or {"ok": false, "error": "..."}. Commands ("
   flood NAME COUNT RATE SECONDS  COUNT iBeacons (UUID E2C56DB5-DFFB-48D2-B060-D0F5A71096E0, major 7, minor 1…COUNT)
                                under the adapter, each advertising RATE times a second for SECONDS, sent from the
                                mock's own connection (so they come from org.bluez's owner); returns the count sent
+  advertising NAME MAX         give the adapter BlueZ's LEAdvertisingManager1 with MAX instances
+                               (advertising-manager.py: it reads and checks what the client registers)
+  advertisements NAME          every advertisement registered on it so far, as bluetoothd read it:
+                               [{sender, path, Type, ManufacturerData: {company: hex}, MinInterval, MaxInterval}]
+  instances NAME               [ActiveInstances, SupportedInstances]
+  release NAME                 call Release on each registered advertisement and forget it (as bluetoothd
+                               does when the manager goes)
 """
+import pathlib
 import json
 import sys
 
@@ -54,6 +62,23 @@ def flood(mock, adapter, count, rate, seconds):
     return sent
 ret = flood(self, *args)
 '''
+
+
+MANAGER_CODE = (pathlib.Path(__file__).parent / 'advertising-manager.py').read_text()
+
+
+def mock_call(name, signature, code, *args):
+    """Runs `code` inside the mock (a method of its root object, added again at each call: the mock may have been
+    restarted since) and returns its `ret`."""
+    proxy('/', MOCK).AddMethod('org.bluez.Mock', name, signature, 'v', code)
+    return getattr(proxy('/', 'org.bluez.Mock'), name)(*args, timeout=60)
+
+
+def in_namespace(expression):
+    """Mock method code that runs advertising-manager.py in a namespace of its own (the mock's exec gives its
+    functions the mock's globals, not the code's) and returns `expression` evaluated there."""
+    return ('namespace = {}\nexec(%r, namespace)\nnamespace.update(self=self, objects=objects, args=args)\n'
+            'ret = eval(%r, namespace)\n') % (MANAGER_CODE, expression)
 
 
 def proxy(path, interface):
@@ -104,6 +129,18 @@ def run(command):
             run.flood_added = True
         return int(proxy('/', 'org.bluez.Mock').Flood(command['name'], command['count'], float(command['rate']),
                                                      float(command['seconds']), timeout=3600))
+    if op == 'advertising':
+        return mock_call('InstallAdvertising', 'si', in_namespace('install(self, objects, *args) or 0'),
+                         command['name'], command['max'])
+    if op == 'advertisements':
+        code = "ret = dbus.Array([dbus.Dictionary({str(k): (dbus.Dictionary({str(c): h for c, h in v.items()}, signature='sv') if isinstance(v, dict) else v) for k, v in r.items()}, signature='sv') for r in getattr(self, 'advertisements', {}).get(args[0], [])], signature='v')"
+        value = mock_call('Advertisements', 's', code, command['name'])
+        return json.loads(json.dumps(value, default=lambda item: dict(item) if isinstance(item, dict) else str(item)))
+    if op == 'instances':
+        value = proxy('/org/bluez/' + command['name'], dbus.PROPERTIES_IFACE).GetAll('org.bluez.LEAdvertisingManager1')
+        return [int(value['ActiveInstances']), int(value['SupportedInstances'])]
+    if op == 'release':
+        return mock_call('ReleaseAdvertising', 's', in_namespace('release(self, *args)'), command['name'])
     raise ValueError('unknown op ' + op)
 
 

@@ -170,3 +170,35 @@ import WaymarkCore
         #expect(largest == 16)
     }
 }
+
+/// The index by UUID and major: among many regions, a sighting enters exactly those it matches, in id order.
+@Suite struct BeaconRegionIndexTests {
+    typealias V = BeaconTestValues
+
+    @Test func aSightingEntersExactlyTheRegionsItMatchesAmongAThousand() {
+        var regions: [BeaconRegion] = []
+        for major in UInt16(0)..<100 {
+            for minor in UInt16(0)..<9 {
+                let constraint = BeaconConstraint(uuid: V.airLocate, major: major, minor: minor)
+                regions.append(BeaconRegion(id: "m\(major)-\(minor)", constraint: constraint))
+            }
+            regions.append(BeaconRegion(id: "m\(major)", constraint: BeaconConstraint(uuid: V.airLocate, major: major)))
+        }
+        regions.append(BeaconRegion(id: "all", constraint: BeaconConstraint(uuid: V.airLocate)))
+        regions.append(BeaconRegion(id: "estimote", constraint: BeaconConstraint(uuid: V.estimote)))
+        var monitor = BeaconMonitor(regions: regions, settings: BeaconSettings(ranging: false), now: V.at(0))
+        let entered = monitor.observe(V.sighting(V.beacon(42, 7), rssi: -60), now: V.at(1)).compactMap { output in
+            if case .crossing(let id, .enter, _, _) = output { id } else { nil }
+        }
+        #expect(entered == ["all", "m42", "m42-7"])
+        // A major no region names: only the UUID's region.
+        let other = monitor.observe(V.sighting(V.beacon(500, 7), rssi: -60), now: V.at(2))
+        #expect(other.isEmpty)  // "all" is inside already
+        #expect(monitor.insideIDs == ["all", "m42", "m42-7"])
+        // After a replace the index follows the new regions.
+        monitor.replace([BeaconRegion(id: "x", constraint: BeaconConstraint(uuid: V.estimote, major: 9))], now: V.at(3))
+        let estimote = monitor.observe(V.sighting(V.beacon(9, 1, uuid: V.estimote), rssi: -60), now: V.at(4))
+        #expect(estimote.count == 1)
+        #expect(monitor.insideIDs == ["x"])
+    }
+}

@@ -1,0 +1,162 @@
+import Foundation
+import Testing
+import WaymarkBluetooth
+import WaymarkCore
+import WaymarkTestSupport
+
+/// The board as an iBeacon, against a real `dbus-daemon` with python3-dbusmock's BlueZ stand-in given BlueZ's
+/// `LEAdvertisingManager1` (`Tests/Fixtures/bluez/advertising-manager.py`, which reads the advertisement with
+/// `GetAll` from the agent and refuses what bluetoothd refuses).
+@Suite(.serialized) struct BlueZAdvertiserTests {
+    static let uuid = "E2C56DB5-DFFB-48D2-B060-D0F5A71096E0"
+    static let beacon = BeaconID(uuid: BeaconUUID(uuid)!, major: 12, minor: 3407)
+
+    /// A bus with adapter hci0 advertising up to `instances` at once.
+    static func bus(instances: Int = 4) throws -> BlueZTestBus {
+        let bus = try BlueZTestBus()
+        try bus.send(["op": "adapter", "name": "hci0"])
+        try bus.send(["op": "advertising", "name": "hci0", "max": instances])
+        return bus
+    }
+
+    static func advertisements(_ bus: BlueZTestBus) throws -> [[String: Any]] {
+        try bus.send(["op": "advertisements", "name": "hci0"]) as? [[String: Any]] ?? []
+    }
+
+    static func instances(_ bus: BlueZTestBus) throws -> [Int] {
+        try bus.send(["op": "instances", "name": "hci0"]) as? [Int] ?? []
+    }
+
+    /// The frame BlueZ read, decoded: Apple's manufacturer data, through Waymark's own iBeacon parser.
+    @Test func registersTheIBeaconFrameThatWaymarksOwnRangingRecognises() throws {
+        let bus = try Self.bus()
+        let running = RunningAdvertiser(bus: bus.address, beacon: Self.beacon, measuredPower: -61)
+        defer { running.stop() }
+        running.advertiser.setAdvertising(true)
+        try running.wait("advertising") { $0.changes == ["on"] }
+        let records = try Self.advertisements(bus)
+        try #require(records.count == 1)
+        let record = records[0]
+        #expect(record["Type"] as? String == "broadcast")
+        #expect(record["path"] as? String == "/org/waymark/beacon0")
+        #expect(record["MinInterval"] as? Int == 100)
+        #expect(record["MaxInterval"] as? Int == 100)
+        let data = try #require(record["ManufacturerData"] as? [String: String])
+        #expect(Array(data.keys) == ["76"])  // 0x004C, Apple
+        let hex = try #require(data["76"])
+        // Exactly iBeacon's frame: 02 15, the UUID, major 12 (000C), minor 3407 (0D4F), -61 (C3).
+        #expect(hex == "0215E2C56DB5DFFB48D2B060D0F5A71096E0000C0D4FC3")
+        let bytes = stride(from: 0, to: hex.count, by: 2).map { offset -> UInt8 in
+            let start = hex.index(hex.startIndex, offsetBy: offset)
+            return UInt8(hex[start..<hex.index(start, offsetBy: 2)], radix: 16)!
+        }
+        let sighting = try IBeaconFrame.parse(bytes, rssi: -70).get()
+        #expect(sighting == BeaconSighting(beacon: Self.beacon, measuredPower: -61, rssi: -70))
+        #expect(try Self.instances(bus) == [1, 3])
+    }
+
+    @Test func stopsWhenToldAndAtAStopAndStartsAgain() throws {
+        let bus = try Self.bus()
+        let running = RunningAdvertiser(bus: bus.address, beacon: Self.beacon)
+        defer { running.stop() }
+        running.advertiser.setAdvertising(true)
+        try running.wait("advertising") { $0.changes == ["on"] }
+        running.advertiser.setAdvertising(false)
+        try running.wait("a stop") { $0.changes == ["on", "off"] }
+        #expect(try Self.instances(bus) == [0, 4])
+        running.advertiser.setAdvertising(true)
+        try running.wait("advertising again") { $0.changes == ["on", "off", "on"] }
+        #expect(try Self.instances(bus) == [1, 3])
+        // A clean exit unregisters before the connection closes.
+        running.stop()
+        #expect(running.changes == ["on", "off", "on", "off"])
+        #expect(try Self.instances(bus) == [0, 4])
+        #expect(running.failures.isEmpty)
+    }
+
+    @Test func refusedWhenNoInstanceIsFreeThenRetriedUntilOneIs() throws {
+        let bus = try Self.bus(instances: 1)
+        let other = RunningAdvertiser(bus: bus.address, beacon: BeaconID(uuid: Self.beacon.uuid, major: 1, minor: 1))
+        other.advertiser.setAdvertising(true)
+        try other.wait("the other advertiser") { $0.changes == ["on"] }
+        let running = RunningAdvertiser(bus: bus.address, beacon: Self.beacon)
+        defer { running.stop() }
+        running.advertiser.setAdvertising(true)
+        try running.wait("a refusal") { $0.failures == [.bluetoothAdvertisingRefused] }
+        let message = running.events.compactMap { if case .failure(let failure) = $0 { failure.message } else { nil } }
+        #expect(message.first?.contains("org.bluez.Error.NotPermitted") == true)
+        #expect(message.first?.contains("Maximum advertisements reached") == true)
+        #expect(running.changes.isEmpty)
+        // The instance comes free: the retry registers, said once.
+        other.stop()
+        try running.wait("advertising after the retry", seconds: 15) { $0.changes == ["on"] }
+        #expect(running.failures == [.bluetoothAdvertisingRefused])
+    }
+
+    @Test func anIntervalBlueZRefusesIsSaidAndNeverCrashes() throws {
+        let bus = try Self.bus()
+        // 10 ms: under BlueZ's 20 ms, refused by bluetoothd's parser as "Failed to parse advertisement."
+        let running = RunningAdvertiser(bus: bus.address, beacon: Self.beacon, interval: .milliseconds(10))
+        defer { running.stop() }
+        running.advertiser.setAdvertising(true)
+        try running.wait("a refusal") { $0.failures == [.bluetoothAdvertisingRefused] }
+        let message = running.events.compactMap { if case .failure(let failure) = $0 { failure.message } else { nil } }
+        #expect(message.first?.contains("org.bluez.Error.Failed: Failed to parse advertisement.") == true)
+        #expect(try Self.advertisements(bus).isEmpty)
+        usleep(500_000)
+        #expect(running.changes.isEmpty)
+    }
+
+    @Test func registersAgainAfterBluetoothdRestartsAndAfterARelease() throws {
+        let bus = try Self.bus()
+        let running = RunningAdvertiser(bus: bus.address, beacon: Self.beacon)
+        defer { running.stop() }
+        running.advertiser.setAdvertising(true)
+        try running.wait("advertising") { $0.changes == ["on"] }
+
+        // bluetoothd calls Release (its manager goes): stopped, then registered again.
+        #expect(try bus.send(["op": "release", "name": "hci0"]) as? Int == 1)
+        try running.wait("a release and a new registration") { $0.changes == ["on", "off released", "on"] }
+        #expect(try Self.advertisements(bus).count == 2)
+
+        // bluetoothd stops and comes back (with its adapter and manager): registered again.
+        bus.stopBlueZ()
+        try running.wait("bluetoothd gone") { $0.changes.last == "off bluetoothd_gone" }
+        try bus.startBlueZ()
+        try bus.send(["op": "adapter", "name": "hci0"])
+        try bus.send(["op": "advertising", "name": "hci0", "max": 4])
+        try running.wait("advertising again", seconds: 15) { $0.changes.count == 5 }
+        #expect(running.changes == ["on", "off released", "on", "off bluetoothd_gone", "on"])
+        #expect(try Self.advertisements(bus).count == 1)
+        #expect(running.failures.contains(.bluetoothUnavailable))
+    }
+
+    @Test func theAdapterRemovedAndAddedAgain() throws {
+        let bus = try Self.bus()
+        let running = RunningAdvertiser(bus: bus.address, beacon: Self.beacon)
+        defer { running.stop() }
+        running.advertiser.setAdvertising(true)
+        try running.wait("advertising") { $0.changes == ["on"] }
+        try bus.send(["op": "remove_adapter", "name": "hci0"])
+        try running.wait("the adapter removed") { $0.changes == ["on", "off adapter_removed"] }
+        #expect(running.failures == [.bluetoothNoAdapter])
+        try bus.send(["op": "adapter", "name": "hci0"])
+        try bus.send(["op": "advertising", "name": "hci0", "max": 4])
+        try running.wait("advertising again", seconds: 15) { $0.changes == ["on", "off adapter_removed", "on"] }
+    }
+
+    @Test func scanningAndAdvertisingTogetherOnOneAdapter() throws {
+        let bus = try Self.bus()
+        let running = RunningAdvertiser(bus: bus.address, beacon: Self.beacon)
+        defer { running.stop() }
+        let scanner = RunningScanner(bus: bus.address)
+        defer { scanner.stop() }
+        running.advertiser.setAdvertising(true)
+        try running.wait("advertising") { $0.changes == ["on"] }
+        try scanner.wait("scanning") { $0.contains(.scanning(true)) }
+        #expect(try bus.send(["op": "discovering", "name": "hci0"]) as? Bool == true)
+        #expect(try Self.instances(bus) == [1, 3])
+        #expect(running.failures.isEmpty)
+        #expect(scanner.failures.isEmpty)
+    }
+}
