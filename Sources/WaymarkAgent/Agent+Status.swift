@@ -240,6 +240,9 @@ enum StatusTable {
             let ranged = beacons["ranged"]?.elements ?? []
             var text = beacons["scanning"]?.boolean == true ? "scanning" : "not scanning"
             text += ranged.isEmpty ? "" : ", \(ranged.count) ranged"
+            if let sightings = int(beacons["sightings"]) { text += "; \(sightings) heard" }
+            if let rejected = int(beacons["rejected"]), rejected > 0 { text += ", \(rejected) rejected" }
+            if let failures = int(beacons["failures"]), failures > 0 { text += ", \(failures) failures" }
             line("beacons", text)
             for beacon in ranged {
                 let identity = [
@@ -253,6 +256,16 @@ enum StatusTable {
                 if let id = beacon["id"]?.string { detail += " (\(id))" }
                 lines.append(detail)
             }
+        }
+        if let advertising = json["advertising"] {
+            var text = advertising["active"]?.boolean == true ? "as \(advertising["beacon"]?.string ?? "?")" : "off"
+            if let wanted = advertising["wanted"]?.boolean, let reason = advertising["reason"]?.string {
+                text += " (\(wanted ? "wanted" : "not wanted"): \(reason)"
+                text += (advertising["id"]?.string.map { " \($0)" } ?? "") + ")"
+            }
+            if let seconds = advertising["for"]?.number { text += " for \(duration(seconds))" }
+            if let error = advertising["error"]?.string { text += "; \(error)" }
+            line("advertising", text)
         }
         if let source = json["heading_source"]?.string { line("heading", "from \(source)") }
         if let window = json["deferral"] {

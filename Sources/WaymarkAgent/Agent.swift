@@ -50,6 +50,7 @@ public enum Agent {
         let service = LocationService(
             startSource: { connection.deliver(to: $0) },
             beaconBatches: scanner?.batches,
+            advertising: BeaconAdvertising.start(configuration.beacons),
             configuration: configuration,
             regionStates: RegionStateFile(stateDirectory: configuration.agent.stateDirectory),
             setWatching: { connection.setWatching($0) },

@@ -13,21 +13,33 @@ struct BeaconRegionTests {
     static let otherUUID = "B9407F30-F5F8-466E-AFF9-25556B57FE6D"
     static let drive = "20100411_Geko_Regensburg.log"
 
-    /// A region file with a ranged trailer's beacon and the fleet's UUID, and a configuration scanning on `bus`.
+    /// The region file's features: a ranged trailer's beacon and the fleet's UUID.
+    static let features = """
+        {"type": "Feature", "geometry": null,
+         "properties": {"id": "trailer-7", "beacon": {"uuid": "\(uuid)", "major": 7}, "ranging": true}},
+        {"type": "Feature", "geometry": null,
+         "properties": {"id": "fleet", "beacon": {"uuid": "\(uuid)"}}}
+        """
+
+    /// A region file of `features`, and a configuration scanning on `bus` (or not, without `scanning`), with the
+    /// sections of `extra` added.
     final class Workspace {
         let directory: URL
         let config: String
 
-        init(bus: String?, exitAfter: String = "2s") throws {
+        init(
+            bus: String?,
+            exitAfter: String = "2s",
+            features: String = BeaconRegionTests.features,
+            scanning: Bool = true,
+            extra: String = ""
+        ) throws {
             directory = try Fixtures.temporaryDirectory()
             config = directory.appendingPathComponent("waymark.toml").path
             let regions = directory.appendingPathComponent("regions.geojson").path
             try """
             {"type": "FeatureCollection", "features": [
-              {"type": "Feature", "geometry": null,
-               "properties": {"id": "trailer-7", "beacon": {"uuid": "\(BeaconRegionTests.uuid)", "major": 7}, "ranging": true}},
-              {"type": "Feature", "geometry": null,
-               "properties": {"id": "fleet", "beacon": {"uuid": "\(BeaconRegionTests.uuid)"}}}
+            \(features)
             ]}
             """.write(toFile: regions, atomically: true, encoding: .utf8)
             try """
@@ -39,10 +51,12 @@ struct BeaconRegionTests {
             file = "\(regions)"
 
             [beacons]
-            enabled = true
+            enabled = \(scanning)
             \(bus.map { "bus = \"\($0)\"" } ?? "")
             exit_after = "\(exitAfter)"
             ranging_interval = "1h"
+
+            \(extra)
             """.write(toFile: config, atomically: true, encoding: .utf8)
         }
 

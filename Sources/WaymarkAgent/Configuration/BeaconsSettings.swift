@@ -16,6 +16,8 @@ public struct BeaconsSettings: Sendable, Equatable {
     /// all the time).
     public var scanInterval: Duration = .seconds(60)
     public var scanWindow: Duration = .seconds(10)
+    /// `[beacons.advertise]`: the board as an iBeacon.
+    public var advertise = AdvertiseSettings()
 
     public init() {}
 

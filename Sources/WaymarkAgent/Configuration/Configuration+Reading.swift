@@ -24,6 +24,9 @@ extension Configuration {
         ConfigurationSection("metrics") { section, configuration in configuration.metrics.read(from: &section) },
         ConfigurationSection("health") { section, configuration in configuration.health.read(from: &section) },
         ConfigurationSection("beacons") { section, configuration in configuration.beacons.read(from: &section) },
+        ConfigurationSection("beacons.advertise") { section, configuration in
+            configuration.beacons.advertise.read(from: &section)
+        },
         ConfigurationSection("fleet") { section, configuration in configuration.fleet.read(from: &section) },
     ]
 

@@ -59,6 +59,23 @@ extension AgentCore {
                     if ranged.rssi != 0 { entry.integer("rssi", Int64(ranged.rssi)) }
                     entry.number("heard_ago", Self.seconds(now - ranged.lastHeard))
                 }
+                section.integer("sightings", Int64(beaconSightings))
+                section.integer("rejected", Int64(beaconRejections.values.reduce(0, +)))
+                section.integer("failures", Int64(beaconFailures))
+            }
+        }
+        if let advertising {
+            writer.object("advertising") { section in
+                section.boolean("active", advertising.isAdvertising)
+                section.string("beacon", advertising.beacon.description)
+                if let since = advertising.since { section.number("for", Self.seconds(now - since)) }
+                if let wish = advertising.policy.lastChange {
+                    section.boolean("wanted", wish.advertising)
+                    section.string("reason", wish.reason.rawValue)
+                    if let id = wish.regionID { section.string("id", id) }
+                }
+                section.integer("failures", Int64(advertising.failures))
+                if let failure = advertising.lastFailure { section.string("error", failure) }
             }
         }
         if let source = pipeline.heading.lastSource { writer.string("heading_source", source.rawValue) }
@@ -133,6 +150,20 @@ extension AgentCore {
         metrics.append(.pauseReason) { pause?.reason.rawValue == MetricFamily.pauseReasons[$0] ? 1 : 0 }
         metrics.append(.trips, Double(operating.events(.trip)))
         metrics.append(.regionCrossings, Double(operating.events(.region)))
+        if let beacons {
+            metrics.append(.beaconSightings, Double(beaconSightings))
+            metrics.append(
+                .beaconRejected,
+                labelled: beaconRejections.map { ($0.key.reason, Double($0.value)) }.sorted { $0.0 < $1.0 }
+            )
+            metrics.append(.beaconScanning, beacons.isScanning ? 1 : 0)
+            metrics.append(.beaconSourceFailures, Double(beaconFailures))
+        }
+        if let advertising {
+            metrics.append(.beaconAdvertising, advertising.isAdvertising ? 1 : 0)
+            metrics.append(.beaconAdvertisingStarts, Double(advertising.starts))
+            metrics.append(.beaconAdvertisingFailures, Double(advertising.failures))
+        }
         if let storage {
             metrics.append(.spoolEvents, Double(storage.spool.eventCount))
             metrics.append(.spoolBytes, Double(storage.spool.usedBytes))

@@ -89,6 +89,44 @@ extension MetricFamily {
         .counter,
         "Region entries and exits."
     )
+    static let beaconSightings = MetricFamily(
+        "waymark_beacon_sightings_total",
+        .counter,
+        "iBeacon advertisements heard through BlueZ."
+    )
+    /// By ``BeaconRejection``'s reasons.
+    static let beaconRejected = MetricFamily(
+        "waymark_beacon_rejected_total",
+        .counter,
+        "Apple advertisements heard that are no usable iBeacon frame, by reason.",
+        by: "reason",
+        []
+    )
+    static let beaconScanning = MetricFamily(
+        "waymark_beacon_scanning",
+        .gauge,
+        "Whether BlueZ discovery runs for the beacon regions now."
+    )
+    static let beaconSourceFailures = MetricFamily(
+        "waymark_beacon_source_failures_total",
+        .counter,
+        "Failures of the beacon source (bus, bluetoothd, adapter, discovery), each cause said once."
+    )
+    static let beaconAdvertising = MetricFamily(
+        "waymark_beacon_advertising",
+        .gauge,
+        "Whether BlueZ has the board's iBeacon advertisement registered now."
+    )
+    static let beaconAdvertisingStarts = MetricFamily(
+        "waymark_beacon_advertising_starts_total",
+        .counter,
+        "Registrations of the board's iBeacon advertisement that BlueZ accepted."
+    )
+    static let beaconAdvertisingFailures = MetricFamily(
+        "waymark_beacon_advertising_failures_total",
+        .counter,
+        "Failures to advertise (bus, bluetoothd, adapter, BlueZ's refusals), each cause said once."
+    )
     static let spoolEvents = MetricFamily("waymark_spool_events", .gauge, "Events in the spool.")
     static let spoolBytes = MetricFamily(
         "waymark_spool_bytes",

@@ -17,14 +17,21 @@ extension AgentCore {
             outputs = []
         case .scanning(let scanning):
             outputs = beacons?.setScanning(scanning, now: update.monotonic) ?? []
+            if scanning, let changes = health?.beaconSource("scanning", failure: nil, now: update.monotonic) {
+                var events = alarmEvents(changes, now: update.monotonic, wallClock: update.wallClock)
+                deliver(&events, now: update.monotonic)
+            }
         case .failure(let failure):
+            beaconFailures += 1
             outputs = beacons?.setScanning(false, now: update.monotonic) ?? []
+            let changes = health?.beaconSource("scanning", failure: failure.message, now: update.monotonic) ?? []
             var events = [
                 Event(
                     time: eventTime(at: update.monotonic, wallClock: update.wallClock),
                     kind: .error(ErrorReport(code: failure.code, message: failure.message))
                 )
             ]
+            events += alarmEvents(changes, now: update.monotonic, wallClock: update.wallClock)
             deliver(&events, now: update.monotonic)
         }
         if beacons?.isScanning != wasScanning { operating.noteChange() }

@@ -37,6 +37,10 @@ struct AgentCore {
     /// The beacon source's sightings, and its rejected frames by reason.
     var beaconSightings = 0
     var beaconRejections: [BeaconRejection: Int] = [:]
+    /// The beacon source's failures since the start (the metrics).
+    var beaconFailures = 0
+    /// The board as an iBeacon; nil without `[beacons.advertise] enabled` (and in a replay).
+    var advertising: AdvertisingState?
     /// The fleet's digests (``FleetDigests``): of the configuration in effect, and of the regions monitored.
     var configDigest: String
     var regionCount = 0

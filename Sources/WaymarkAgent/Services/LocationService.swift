@@ -1,6 +1,7 @@
 import Logging
 import ServiceLifecycle
 import Synchronization
+import WaymarkBluetooth
 import WaymarkClocks
 import WaymarkCore
 import WaymarkSystem
@@ -15,6 +16,8 @@ public final class LocationService: Service, Sendable {
     private let startSource: @Sendable (@escaping @Sendable ([SourceUpdate]) -> Void) -> @Sendable () -> Void
     /// The beacon source's batches; nil without `[beacons] enabled`.
     private let beaconBatches: AsyncStream<[BeaconUpdate]>?
+    /// The board's iBeacon advertiser; nil without `[beacons.advertise] enabled`.
+    private let advertising: BeaconAdvertising?
     /// Tells the beacon source to scan all the time (true) or on its duty cycle (false, while paused).
     private let setScanningContinuously: @Sendable (Bool) -> Void
     /// Turns the receiver's watch on and off (power saving while paused).
@@ -46,6 +49,7 @@ public final class LocationService: Service, Sendable {
     init(
         startSource: @escaping @Sendable (@escaping @Sendable ([SourceUpdate]) -> Void) -> @Sendable () -> Void,
         beaconBatches: AsyncStream<[BeaconUpdate]>? = nil,
+        advertising: BeaconAdvertising? = nil,
         configuration: Configuration,
         regionStates: RegionStateFile?,
         spooling: Bool = true,
@@ -57,6 +61,7 @@ public final class LocationService: Service, Sendable {
     ) {
         self.startSource = startSource
         self.beaconBatches = beaconBatches
+        self.advertising = advertising
         self.setWatching = setWatching
         self.setScanningContinuously = setScanningContinuously
         self.configuration = configuration
@@ -142,6 +147,7 @@ public final class LocationService: Service, Sendable {
     private enum Trigger: Sendable {
         case batch([SourceUpdate])
         case beacons([BeaconUpdate])
+        case advertiser(AdvertiserEvent)
         case deadline
         /// Inputs (``Input``), or a network sink's progress, are waiting.
         case pending
@@ -276,6 +282,9 @@ public final class LocationService: Service, Sendable {
             logger: logger
         )
         core.beaconLatency = configuration.beacons.scanner.batchInterval
+        if let advertising {
+            core.advertising = AdvertisingState(rule: advertising.rule, beacon: advertising.beacon)
+        }
         core.start(reports: reports, at: SystemClocks.wall(), now: SystemClocks.monotonic())
         let operations = OperationsOutput(
             configuration: configuration,
@@ -304,6 +313,12 @@ public final class LocationService: Service, Sendable {
             guard let beaconBatches else { return }
             for await batch in beaconBatches { continuation.yield(.beacons(batch)) }
         }
+        // What the advertiser did goes straight to the core, also after the loop stopped: its last unregistration
+        // comes after the stop, and its `beacon_advertising` event goes with the last commit.
+        let advertisingForwarding = Task(executorPreference: executor) { [self] in
+            guard let advertising else { return }
+            for await event in advertising.events { state.locked { step(.advertiser(event), state) } }
+        }
         // Graceful shutdown comes into the triggers as one more: a stream wrapped with `cancelOnGracefulShutdown()`
         // passes every element through tasks of the global pool.
         await withGracefulShutdownHandler {
@@ -324,6 +339,11 @@ public final class LocationService: Service, Sendable {
         notifier?.send(["STOPPING=1", "STATUS=stopping: ending the trip in progress and committing the spool"])
         wakeUp.withLock { $0 = nil }
         stopSource()
+        if let advertising {
+            _ = state.locked { state.core.stopAdvertising(now: SystemClocks.monotonic()) }
+            advertising.advertiser.stop()
+            await advertisingForwarding.value
+        }
         beaconForwarding.cancel()
         // The forwarding task runs on the executor, which ends when this returns: wait until it has.
         await beaconForwarding.value
@@ -343,6 +363,9 @@ public final class LocationService: Service, Sendable {
     /// the commit, stdout, the receiver's watch and the beacons' scanning, the service manager's pings, and the
     /// alarm for what comes next. With `state`'s lock held, on whichever thread has the trigger.
     private func step(_ trigger: Trigger, _ state: LoopState) {
+        if state.stopped, case .advertiser(let event) = trigger {
+            state.core.process(event, now: SystemClocks.monotonic(), wallClock: SystemClocks.wall())
+        }
         guard !state.stopped else { return }
         var statusRequested = false
         for input in takeInputs() {
@@ -376,6 +399,8 @@ public final class LocationService: Service, Sendable {
             }
         case .beacons(let batch):
             for update in batch { state.core.process(update) }
+        case .advertiser(let event):
+            state.core.process(event, now: SystemClocks.monotonic(), wallClock: SystemClocks.wall())
         case .deadline:
             state.core.advance(to: SystemClocks.monotonic(), wallClock: SystemClocks.wall())
         case .pending, .stop:
@@ -410,6 +435,9 @@ public final class LocationService: Service, Sendable {
                 state.scanningContinuously ? "beacon scanning continuous" : "beacon scanning on its duty cycle"
             )
             setScanningContinuously(state.scanningContinuously)
+        }
+        if let wish = state.core.advertisingWish(now: SystemClocks.monotonic()) {
+            advertising?.advertiser.setAdvertising(wish)
         }
         // The pings come after the commit: a thread that hangs stops them.
         state.reporter?.update(status: state.core.serviceStatus, now: SystemClocks.monotonic())

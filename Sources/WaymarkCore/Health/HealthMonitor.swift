@@ -144,6 +144,15 @@ public struct HealthMonitor: Sendable {
         return raise(key, rejection, since: now)
     }
 
+    /// The beacon source's `part` (`scanning`, `advertising`) failed (`failure` says how), or works (nil). Raised
+    /// at once, as the source says a cause once and retries: cleared when discovery runs or BlueZ registered the
+    /// advertisement again.
+    public mutating func beaconSource(_ part: String, failure: String?, now: MonotonicInstant) -> [AlarmChange] {
+        let key = Alarm.Key(kind: .beaconSourceFailed, subject: part)
+        guard let failure else { return clear(key, because: "beacon \(part) works again") }
+        return raise(key, "beacon \(part): \(failure)", since: now)
+    }
+
     private mutating func raise(_ key: Alarm.Key, _ message: String, since: MonotonicInstant) -> [AlarmChange] {
         guard open[key] == nil else { return [] }
         let alarm = Alarm(key: key, message: message, since: since)
@@ -214,6 +223,8 @@ public struct Alarm: Hashable, Sendable {
         case sinkRefused = "sink_refused"
         case sinkOverBudget = "sink_over_budget"
         case regionFileRejected = "region_file_rejected"
+        /// The beacon source cannot scan or advertise (subject `scanning` or `advertising`).
+        case beaconSourceFailed = "beacon_source_failed"
 
         /// The code of the `error` event that raises it.
         public var code: ErrorCode { ErrorCode(rawValue) }

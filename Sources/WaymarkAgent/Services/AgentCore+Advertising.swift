@@ -1,0 +1,56 @@
+import WaymarkBluetooth
+import WaymarkCore
+
+extension AgentCore {
+    /// Decides from the vehicle's state at `now` (paused or moving, the regions it is inside, geographic and
+    /// beacon) whether the board should advertise; the new wish when it changed, else nil.
+    mutating func advertisingWish(now: MonotonicInstant) -> Bool? {
+        guard advertising != nil else { return nil }
+        let inside = pipeline.regions.insideIDs + (beacons?.insideIDs ?? [])
+        let paused = pipeline.activity.isPaused
+        return advertising?.policy.update(paused: paused, inside: inside, now: now)?.advertising
+    }
+
+    /// The agent stops: the wish to advertise ends (the advertiser unregisters as it stops).
+    mutating func stopAdvertising(now: MonotonicInstant) -> Bool? {
+        advertising?.policy.stop(now: now)?.advertising
+    }
+
+    /// Takes what the advertiser did: a start or a stop is a `beacon_advertising` event with the policy's reason
+    /// (or BlueZ's, for a stop it made), a failure an `error` event and the `beacon_source_failed` alarm.
+    mutating func process(_ event: AdvertiserEvent, now: MonotonicInstant, wallClock: Timestamp) {
+        guard var state = advertising else { return }
+        let time = eventTime(at: now, wallClock: wallClock)
+        var events: [Event] = []
+        var alarms: [AlarmChange] = []
+        switch event {
+        case .advertising(let on, let reason):
+            state.isAdvertising = on
+            state.since = now
+            let wish = state.policy.lastChange
+            let report = AdvertisingReport(
+                change: on ? .started : .stopped,
+                reason: reason ?? wish?.reason.rawValue ?? AdvertisingPolicy.Reason.stopping.rawValue,
+                beacon: state.beacon,
+                regionID: reason == nil ? wish?.regionID : nil
+            )
+            events.append(Event(time: time, kind: .beaconAdvertising(report)))
+            if on {
+                state.starts += 1
+                state.lastFailure = nil
+                alarms = health?.beaconSource("advertising", failure: nil, now: now) ?? []
+            } else {
+                state.stops += 1
+            }
+        case .failure(let failure):
+            state.failures += 1
+            state.lastFailure = failure.message
+            events.append(Event(time: time, kind: .error(ErrorReport(code: failure.code, message: failure.message))))
+            alarms = health?.beaconSource("advertising", failure: failure.message, now: now) ?? []
+        }
+        advertising = state
+        operating.noteChange()
+        events += alarmEvents(alarms, now: now, wallClock: wallClock)
+        deliver(&events, now: now)
+    }
+}
