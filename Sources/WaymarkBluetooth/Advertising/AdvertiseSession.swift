@@ -6,17 +6,9 @@ import WaymarkCore
 /// `RegisterAdvertisement`, so the registration is sent without waiting and its answer read like a signal.
 struct AdvertiseSession {
     let configuration: AdvertiserConfiguration
-    private var connection: BusConnection?
-    private var needsLoad = true
-    /// Adapters by object path, and whether each is powered.
-    private var adapters: [String: Bool] = [:]
-    private var adapterPath: String?
+    /// The connection (the advertisement exported on it), bluetoothd, the adapter, and the retries.
+    private var link: BlueZLink
     private var registration = Registration.none
-    private var retryAt: MonotonicInstant
-    private var backoff: Backoff
-    private var random = SystemRandomNumberGenerator()
-    /// The failure last said: the next one is said only when its code differs, or after advertising worked.
-    private var lastFailure: ErrorCode?
 
     private enum Registration {
         case none
@@ -31,8 +23,7 @@ struct AdvertiseSession {
 
     init(configuration: AdvertiserConfiguration, now: MonotonicInstant) {
         self.configuration = configuration
-        retryAt = now
-        backoff = Backoff(minimum: configuration.retryMin, maximum: max(configuration.retryMax, configuration.retryMin))
+        link = BlueZLink(configuration, now: now)
     }
 
     var isAdvertising: Bool { if case .registered = registration { true } else { false } }
@@ -42,63 +33,46 @@ struct AdvertiseSession {
     mutating func step(wanted: Bool, now: MonotonicInstant, emit: (AdvertiserEvent) -> Void) -> MonotonicInstant {
         let idle = now + .seconds(3600)
         // Nothing wanted and nothing registered: no connection is needed yet.
-        if !wanted, connection == nil { return idle }
+        if !wanted, link.connection == nil { return idle }
+        // Copied out: the closure must not reach into `self` while the link changes.
+        let (path, interval) = (configuration.objectPath, configuration.intervalMilliseconds)
+        let frame = IBeaconFrame.encode(configuration.beacon, measuredPower: configuration.measuredPower)
         let connection: BusConnection
-        if let open = self.connection {
-            connection = open
-        } else {
-            guard now >= retryAt else { return retryAt }
-            do {
-                let opened = try BusConnection(address: configuration.busAddress, devices: false)
-                let frame = IBeaconFrame.encode(configuration.beacon, measuredPower: configuration.measuredPower)
-                try opened.exportAdvertisement(
-                    at: configuration.objectPath,
-                    appleData: frame,
-                    intervalMilliseconds: configuration.intervalMilliseconds
-                )
-                connection = opened
-            } catch {
-                fail(.bluetoothUnavailable, "\(busName): \(error)", now: now, emit: emit)
-                return retryAt
-            }
-            self.connection = connection
-            needsLoad = true
+        let opened = link.connect(
+            now: now,
+            devices: false,
+            open: { connection throws(BusConnection.Failure) in
+                try connection.exportAdvertisement(at: path, appleData: frame, intervalMilliseconds: interval)
+            },
+            emit: { emit(.failure($0)) }
+        )
+        switch opened {
+        case .success(let open): connection = open
+        case .failure(let retry): return retry.at
         }
-        if needsLoad {
-            guard now >= retryAt else { return retryAt }
-            adapters = [:]
-            adapterPath = nil
-            do {
-                try connection.load()
-            } catch {
-                fail(.bluetoothUnavailable, "bluetoothd is not reachable on \(busName): \(error)", now: now, emit: emit)
-                return retryAt
-            }
-            needsLoad = false
+        if link.needsLoad {
+            if let retry = link.load(connection, now: now, emit: { emit(.failure($0)) }) { return retry }
             drain(now: now, emit: emit)
         }
-        if adapterPath == nil || (configuration.adapter == nil && adapters[adapterPath ?? ""] != true) {
-            adapterPath = ScanSession.chooseAdapter(named: configuration.adapter, among: adapters)
-        }
-        guard let adapterPath else {
+        guard let adapterPath = link.chooseAdapter() else {
             let which = configuration.adapter.map { "adapter \($0)" } ?? "a powered adapter"
             fail(.bluetoothNoAdapter, "BlueZ has no \(which) to advertise on", now: now, retrying: false, emit: emit)
             return idle
         }
         switch registration {
         case .none where wanted:
-            guard adapters[adapterPath] == true else {
+            guard link.isPowered(adapterPath) else {
                 fail(.bluetoothAdapterOff, "\(adapterPath) is powered off", now: now, retrying: false, emit: emit)
                 return idle
             }
-            guard now >= retryAt else { return retryAt }
+            guard now >= link.retryAt else { return link.retryAt }
             do {
                 try connection.registerAdvertisement(on: adapterPath)
                 registration = .pending(since: now, adapter: adapterPath)
                 return now + Self.answerTimeout
             } catch {
                 fail(.bluetoothAdvertisingRefused, "\(adapterPath): \(error)", now: now, emit: emit)
-                return retryAt
+                return link.retryAt
             }
         case .pending(let since, _):
             // The answer comes as a message; one that never comes is given up and the call made again.
@@ -110,9 +84,9 @@ struct AdvertiseSession {
                 now: now,
                 emit: emit
             )
-            return retryAt
+            return link.retryAt
         case .registered(let adapter) where !wanted:
-            unregister(on: adapter, reason: nil, emit: emit)
+            unregister(on: adapter, now: now, emit: emit)
             return idle
         case .none, .registered:
             return idle
@@ -126,7 +100,7 @@ struct AdvertiseSession {
         clock: () -> MonotonicInstant,
         emit: (AdvertiserEvent) -> Void
     ) {
-        guard let connection else {
+        guard let connection = link.connection else {
             ScanSession.sleep(wakeFD: wakeFD, for: deadline - clock())
             return
         }
@@ -134,9 +108,8 @@ struct AdvertiseSession {
             try connection.run(wakeFD: wakeFD, timeout: deadline - clock())
         } catch {
             stopped(reason: "connection_lost", emit: emit)
-            self.connection = nil
-            needsLoad = true
-            fail(.bluetoothUnavailable, "\(busName): \(error)", now: clock(), emit: emit)
+            link.lose()
+            fail(.bluetoothUnavailable, "\(link.busName): \(error)", now: clock(), emit: emit)
             return
         }
         drain(now: clock(), emit: emit)
@@ -144,23 +117,21 @@ struct AdvertiseSession {
 
     /// Unregisters (a clean exit) and closes the connection: bluetoothd also drops the advertisements of a
     /// connection that closes, so a crash leaves none behind either.
-    mutating func close(emit: (AdvertiserEvent) -> Void) {
-        if case .registered(let adapter) = registration { unregister(on: adapter, reason: nil, emit: emit) }
-        connection = nil
+    mutating func close(now: MonotonicInstant, emit: (AdvertiserEvent) -> Void) {
+        if case .registered(let adapter) = registration { unregister(on: adapter, now: now, emit: emit) }
+        link.close()
     }
 
-    private var busName: String { configuration.busAddress ?? "the system bus" }
-
-    private mutating func unregister(on adapter: String, reason: String?, emit: (AdvertiserEvent) -> Void) {
+    private mutating func unregister(on adapter: String, now: MonotonicInstant, emit: (AdvertiserEvent) -> Void) {
         do {
-            try connection?.unregisterAdvertisement(on: adapter)
+            try link.connection?.unregisterAdvertisement(on: adapter)
         } catch  where error.isDoesNotExist {
             // bluetoothd forgot it already (it restarted, the adapter went): stopped all the same.
         } catch {
             // Not unregistered, but given up: the connection's close takes the advertisement with it.
-            fail(.bluetoothAdvertisingRefused, "\(adapter): \(error)", now: retryAt, retrying: false, emit: emit)
+            fail(.bluetoothAdvertisingRefused, "\(adapter): \(error)", now: now, retrying: false, emit: emit)
         }
-        stopped(reason: reason, emit: emit)
+        stopped(reason: nil, emit: emit)
     }
 
     /// Leaves the registered state, saying so when it was registered.
@@ -171,7 +142,7 @@ struct AdvertiseSession {
     }
 
     private mutating func drain(now: MonotonicInstant, emit: (AdvertiserEvent) -> Void) {
-        guard let connection else { return }
+        guard let connection = link.connection else { return }
         while let message = connection.next() { handle(message, now: now, emit: emit) }
     }
 
@@ -180,12 +151,24 @@ struct AdvertiseSession {
         now: MonotonicInstant,
         emit: (AdvertiserEvent) -> Void
     ) {
+        switch link.note(message, now: now) {
+        case .poweredOff(let path):
+            // bluetoothd keeps a registration while its adapter is off and advertises again when it is on.
+            fail(.bluetoothAdapterOff, "\(path) was powered off", now: now, retrying: false, emit: emit)
+        case .removed(let path):
+            stopped(reason: "adapter_removed", emit: emit)
+            fail(.bluetoothNoAdapter, "\(path) was removed", now: now, retrying: false, emit: emit)
+        case .serviceGone:
+            stopped(reason: "bluetoothd_gone", emit: emit)
+            fail(.bluetoothUnavailable, "bluetoothd left \(link.busName)", now: now, emit: emit)
+        case .none, .poweredOn:
+            break
+        }
         switch message {
         case .advertisementRegistered:
             guard case .pending(_, let adapter) = registration else { return }
             registration = .registered(adapter: adapter)
-            backoff.reset()
-            lastFailure = nil
+            link.succeeded()
             emit(.advertising(true, reason: nil))
         case .advertisementRefused(let why):
             guard case .pending(_, let adapter) = registration else { return }
@@ -193,38 +176,12 @@ struct AdvertiseSession {
             fail(.bluetoothAdvertisingRefused, "\(adapter): \(why)", now: now, emit: emit)
         case .advertisementReleased:
             stopped(reason: "released", emit: emit)
-            retryAt = now + backoff.nextDelay(using: &random)
-        case .adapter(let path, let powered):
-            adapters[path] = powered ?? false
-            if adapterPath == nil { retryAt = now }
-        case .adapterPowered(let path, let powered):
-            adapters[path] = powered
-            // bluetoothd keeps a registration while its adapter is off and advertises again when it is on.
-            if path == adapterPath, !powered {
-                fail(.bluetoothAdapterOff, "\(path) was powered off", now: now, retrying: false, emit: emit)
-            } else if path == adapterPath {
-                retryAt = now
-            }
-        case .adapterRemoved(let path):
-            adapters[path] = nil
-            guard path == adapterPath else { return }
-            adapterPath = nil
-            stopped(reason: "adapter_removed", emit: emit)
-            fail(.bluetoothNoAdapter, "\(path) was removed", now: now, retrying: false, emit: emit)
-        case .serviceGone:
-            stopped(reason: "bluetoothd_gone", emit: emit)
-            adapterPath = nil
-            needsLoad = true
-            fail(.bluetoothUnavailable, "bluetoothd left \(busName)", now: now, emit: emit)
-        case .serviceBack:
-            needsLoad = true
-            retryAt = now
-        case .device, .deviceRemoved:
+            link.retryLater(now: now)
+        default:
             break
         }
     }
 
-    /// Says a failure once per cause; with `retrying`, sets the next attempt after the backoff.
     private mutating func fail(
         _ code: ErrorCode,
         _ message: String,
@@ -232,9 +189,6 @@ struct AdvertiseSession {
         retrying: Bool = true,
         emit: (AdvertiserEvent) -> Void
     ) {
-        if retrying { retryAt = now + backoff.nextDelay(using: &random) }
-        guard lastFailure != code else { return }
-        lastFailure = code
-        emit(.failure(BeaconSourceFailure(code: code, message: message)))
+        link.fail(code, message, now: now, retrying: retrying, emit: { emit(.failure($0)) })
     }
 }

@@ -56,6 +56,6 @@ public final class BlueZAdvertiser: Sendable {
             let deadline = session.step(wanted: wanted, now: clock(), emit: emit)
             session.wait(wakeFD: wakeFD, until: deadline, clock: clock, emit: emit)
         }
-        session.close(emit: emit)
+        session.close(now: clock(), emit: emit)
     }
 }

@@ -5,23 +5,12 @@ import WaymarkCore
 /// What ``BlueZScanner`` knows of the bus, bluetoothd, the adapter and the devices, and what it does next.
 struct ScanSession {
     let configuration: BlueZConfiguration
-    private var connection: BusConnection?
-    /// Whether BlueZ's objects are to be read (again): after connecting, and when bluetoothd came back.
-    private var needsLoad = true
-    /// Adapters by object path, and whether each is powered.
-    private var adapters: [String: Bool] = [:]
-    /// The adapter scanned with.
-    private var adapterPath: String?
-    /// Whether our discovery session runs on ``adapterPath``.
+    /// The connection, bluetoothd, the adapter scanned with, and the retries.
+    private var link: BlueZLink
+    /// Whether our discovery session runs on the link's adapter.
     private var discovering = false
     /// Each device's last RSSI and Apple data: an update may carry only one of them.
     private var devices: [String: Device] = [:]
-    /// No attempt (connect, load, discovery) before this.
-    private var retryAt: MonotonicInstant
-    private var backoff: Backoff
-    private var random = SystemRandomNumberGenerator()
-    /// The failure last said: the next one is said only when its code differs, or after scanning worked.
-    private var lastFailure: ErrorCode?
     /// Set when something other than an advertisement was emitted: the batch goes at once.
     var changedState = false
     /// The start of the paused agent's duty cycle.
@@ -34,8 +23,7 @@ struct ScanSession {
 
     init(configuration: BlueZConfiguration, now: MonotonicInstant) {
         self.configuration = configuration
-        retryAt = now
-        backoff = Backoff(minimum: configuration.retryMin, maximum: max(configuration.retryMax, configuration.retryMin))
+        link = BlueZLink(configuration, now: now)
     }
 
     /// Makes the attempts due at `now` (connect, read BlueZ's objects, start or stop discovery); returns when
@@ -47,46 +35,29 @@ struct ScanSession {
     ) -> MonotonicInstant {
         let idle = now + .seconds(3600)
         let connection: BusConnection
-        if let open = self.connection {
-            connection = open
-        } else {
-            guard now >= retryAt else { return retryAt }
-            do {
-                connection = try BusConnection(address: configuration.busAddress)
-            } catch {
-                fail(.bluetoothUnavailable, "\(busName): \(error)", now: now, emit: emit)
-                return retryAt
-            }
-            self.connection = connection
-            needsLoad = true
+        switch link.connect(now: now, emit: { emit(.failure($0)) }) {
+        case .success(let open): connection = open
+        case .failure(let retry):
+            changedState = true
+            return retry.at
         }
-        if needsLoad {
-            guard now >= retryAt else { return retryAt }
+        if link.needsLoad {
             // A bluetoothd that came back runs no discovery of ours.
             stopScanning(emit: emit)
-            adapters = [:]
             devices = [:]
-            adapterPath = nil
-            do {
-                try connection.load()
-            } catch {
-                fail(.bluetoothUnavailable, "bluetoothd is not reachable on \(busName): \(error)", now: now, emit: emit)
-                return retryAt
+            if let retry = link.load(connection, now: now, emit: { emit(.failure($0)) }) {
+                changedState = true
+                return retry
             }
-            needsLoad = false
             drain(now: now, emit: emit)
         }
-        // Without a configured adapter, the first powered one, chosen again when the one in use is off.
-        if adapterPath == nil || (configuration.adapter == nil && adapters[adapterPath ?? ""] != true) {
-            adapterPath = chooseAdapter()
-        }
         // No adapter, or one switched off, waits for BlueZ's signal, not for a retry.
-        guard let adapterPath else {
+        guard let adapterPath = link.chooseAdapter() else {
             let which = configuration.adapter.map { "adapter \($0)" } ?? "a powered adapter"
             fail(.bluetoothNoAdapter, "BlueZ has no \(which)", now: now, retrying: false, emit: emit)
             return idle
         }
-        guard adapters[adapterPath] == true else {
+        guard link.isPowered(adapterPath) else {
             fail(.bluetoothAdapterOff, "\(adapterPath) is powered off", now: now, retrying: false, emit: emit)
             return idle
         }
@@ -100,7 +71,7 @@ struct ScanSession {
             (wanted, edge) = configuration.dutyCycle(startedAt: start, now: now)
         }
         guard wanted != discovering else { return edge ?? idle }
-        guard now >= retryAt else { return min(retryAt, edge ?? idle) }
+        guard now >= link.retryAt else { return min(link.retryAt, edge ?? idle) }
         do {
             try connection.discover(on: adapterPath, start: wanted)
             setDiscovering(wanted, emit: emit)
@@ -112,7 +83,7 @@ struct ScanSession {
             setDiscovering(false, emit: emit)
         } catch {
             fail(.bluetoothDiscoveryFailed, "\(adapterPath): \(error)", now: now, emit: emit)
-            return min(retryAt, edge ?? idle)
+            return min(link.retryAt, edge ?? idle)
         }
         return edge ?? idle
     }
@@ -124,7 +95,7 @@ struct ScanSession {
         clock: () -> MonotonicInstant,
         emit: (BeaconSourceEvent) -> Void
     ) {
-        guard let connection else {
+        guard let connection = link.connection else {
             // No connection: only a wake-up or the retry ends the wait.
             Self.sleep(wakeFD: wakeFD, for: deadline - clock())
             return
@@ -140,31 +111,17 @@ struct ScanSession {
 
     /// Stops discovery and closes the connection.
     mutating func close(emit: (BeaconSourceEvent) -> Void) {
-        if discovering, let connection, let adapterPath {
+        if discovering, let connection = link.connection, let adapterPath = link.adapterPath {
             try? connection.discover(on: adapterPath, start: false)
             stopScanning(emit: emit)
         }
-        connection = nil
+        link.close()
     }
 
-    private var busName: String { configuration.busAddress ?? "the system bus" }
-
-    /// The configured adapter when BlueZ has it; else the first powered one, else the first, in the order of
-    /// their numbers (hci2 before hci10).
-    private func chooseAdapter() -> String? { Self.chooseAdapter(named: configuration.adapter, among: adapters) }
-
-    /// The adapter named `name` when BlueZ has it; else the first powered one of `adapters` (by object path, and
-    /// whether powered), else the first, in the order of their numbers (hci2 before hci10).
-    static func chooseAdapter(named name: String?, among adapters: [String: Bool]) -> String? {
-        if let name {
-            return adapters.keys.first { $0.split(separator: "/").last.map(String.init) == name }
-        }
-        let ordered = adapters.keys.sorted { ($0.utf8.count, $0) < ($1.utf8.count, $1) }
-        return ordered.first { adapters[$0] == true } ?? ordered.first
-    }
+    private var busName: String { link.busName }
 
     private mutating func drain(now: MonotonicInstant, emit: (BeaconSourceEvent) -> Void) {
-        guard let connection else { return }
+        guard let connection = link.connection else { return }
         while let message = connection.next() {
             handle(message, now: now, emit: emit)
         }
@@ -175,42 +132,30 @@ struct ScanSession {
         now: MonotonicInstant,
         emit: (BeaconSourceEvent) -> Void
     ) {
-        switch message {
-        case .adapter(let path, let powered):
-            adapters[path] = powered ?? false
-            if adapterPath == nil { retryAt = now }
-        case .adapterPowered(let path, let powered):
-            adapters[path] = powered
-            guard path == adapterPath else { return }
-            if !powered {
-                stopScanning(emit: emit)
-                fail(.bluetoothAdapterOff, "\(path) was powered off", now: now, retrying: false, emit: emit)
-            } else {
-                retryAt = now
-            }
-        case .adapterRemoved(let path):
-            adapters[path] = nil
-            guard path == adapterPath else { return }
-            adapterPath = nil
+        switch link.note(message, now: now) {
+        case .poweredOff(let path):
+            stopScanning(emit: emit)
+            fail(.bluetoothAdapterOff, "\(path) was powered off", now: now, retrying: false, emit: emit)
+        case .removed(let path):
             stopScanning(emit: emit)
             fail(.bluetoothNoAdapter, "\(path) was removed", now: now, retrying: false, emit: emit)
+        case .serviceGone:
+            stopScanning(emit: emit)
+            fail(.bluetoothUnavailable, "bluetoothd left \(busName)", now: now, emit: emit)
+        case .none, .poweredOn:
+            break
+        }
+        switch message {
         case .device(let path, let rssi, let apple, let known):
             let device = Self.update(&devices[path, default: Device()], rssi: rssi, apple: apple)
-            guard !known, discovering, let adapterPath, let data = device.apple, Self.path(path, isUnder: adapterPath)
+            guard !known, discovering, let adapterPath = link.adapterPath, let data = device.apple,
+                Self.path(path, isUnder: adapterPath)
             else { return }
             emit(.advertisement(appleData: data, rssi: device.rssi))
         case .deviceRemoved(let path):
             devices[path] = nil
-        case .serviceGone:
-            stopScanning(emit: emit)
-            adapterPath = nil
-            needsLoad = true
-            fail(.bluetoothUnavailable, "bluetoothd left \(busName)", now: now, emit: emit)
-        case .serviceBack:
-            needsLoad = true
-            retryAt = now
-        case .advertisementRegistered, .advertisementRefused, .advertisementReleased:
-            break  // The advertiser's connection's, never the scanner's.
+        default:
+            break
         }
     }
 
@@ -232,19 +177,14 @@ struct ScanSession {
         discovering = on
         emit(.scanning(on))
         changedState = true
-        if on {
-            backoff.reset()
-            lastFailure = nil
-        }
+        if on { link.succeeded() }
     }
 
     private mutating func stopScanning(emit: (BeaconSourceEvent) -> Void) { setDiscovering(false, emit: emit) }
 
     private mutating func lose(_ message: String, now: MonotonicInstant, emit: (BeaconSourceEvent) -> Void) {
         stopScanning(emit: emit)
-        connection = nil
-        adapterPath = nil
-        needsLoad = true
+        link.lose()
         fail(.bluetoothUnavailable, message, now: now, emit: emit)
     }
 
@@ -256,11 +196,7 @@ struct ScanSession {
         retrying: Bool = true,
         emit: (BeaconSourceEvent) -> Void
     ) {
-        if retrying { retryAt = now + backoff.nextDelay(using: &random) }
-        guard lastFailure != code else { return }
-        lastFailure = code
-        emit(.failure(BeaconSourceFailure(code: code, message: message)))
-        changedState = true
+        if link.fail(code, message, now: now, retrying: retrying, emit: { emit(.failure($0)) }) { changedState = true }
     }
 
     /// Waits until `instant` on `clock`, or until `wakeFD` is signalled (left signalled, for the next wait).
