@@ -64,6 +64,21 @@ $sudo /usr/bin/waymark regions add depot --lat 49.0134 --lon 12.1016 --radius 15
     || fail "waymark regions add could not write /etc/waymark/regions.geojson"
 listing=$(dpkg -L waymark waymark-places | sort)
 
+# The D-Bus policy that lets the user waymark call bluetoothd (docs/beacon-advertising.md): installed where the
+# system bus reads it, and read by a dbus-daemon of our own without an error (it exits at once on a bad file).
+policy=/usr/share/dbus-1/system.d/waymark.conf
+step "D-Bus policy $policy"
+[ -f "$policy" ] || fail "no D-Bus policy at $policy"
+policy_check=$(mktemp -d)
+printf '%s\n' '<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"' \
+    ' "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">' \
+    "<busconfig><type>system</type><listen>unix:path=$policy_check/bus.sock</listen><auth>EXTERNAL</auth>" \
+    "<include>$policy</include></busconfig>" >"$policy_check/bus.conf"
+policy_status=0
+timeout 2 dbus-daemon --config-file="$policy_check/bus.conf" --nofork --nopidfile 2>"$policy_check/err" || policy_status=$?
+rm -rf "$policy_check"
+[ "$policy_status" = 124 ] || fail "dbus-daemon refused $policy (exit $policy_status)"
+
 unit=/usr/lib/systemd/system/waymark.service
 step "systemd-analyze verify $unit"
 verify=$(systemd-analyze verify "$unit" 2>&1) || { echo "$verify" >&2; fail "systemd-analyze verify"; }
