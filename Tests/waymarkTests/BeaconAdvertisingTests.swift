@@ -15,7 +15,8 @@ struct BeaconAdvertisingTests {
 
     /// A configuration that advertises `when` on `bus`, pausing after 5 s standing still; `scanning` also
     /// monitors the beacon region "depot" (its gate's beacon, major 1).
-    static func workspace(bus: String, when: String, scanning: Bool = false) throws -> Workspace {
+    static func workspace(bus: String, when: String, scanning: Bool = false, metrics: String? = nil) throws -> Workspace
+    {
         try Workspace(
             bus: bus,
             exitAfter: "5s",
@@ -27,6 +28,7 @@ struct BeaconAdvertisingTests {
             extra: """
                 [activity]
                 pause_after = "5s"
+                \(metrics.map { "\n[metrics]\ntextfile = \"\($0)\"\ninterval = \"1s\"\n" } ?? "")
 
                 [beacons.advertise]
                 enabled = true
@@ -119,7 +121,8 @@ struct BeaconAdvertisingTests {
     @Test func advertisesInsideARegionThatItsOwnScanningEnters() throws {
         let bus = try Self.bus()
         let gpsd = try Self.gpsd()
-        let workspace = try Self.workspace(bus: bus.address, when: "regions", scanning: true)
+        let metrics = bus.directory.appendingPathComponent("waymark.prom").path
+        let workspace = try Self.workspace(bus: bus.address, when: "regions", scanning: true, metrics: metrics)
         let agent = try Self.start(workspace, gpsd: gpsd)
         try Self.wait(agent, "discovery", seconds: 15) {
             (try? bus.send(["op": "discovering", "name": "hci0"])) as? Bool == true
@@ -131,10 +134,26 @@ struct BeaconAdvertisingTests {
             try bus.send(["op": "device", "name": "hci0", "address": "C0:FF:EE:00:00:01"]) as? String
         )
         let frame = BlueZTestBus.iBeaconData(uuid: Self.depotUUID, major: 1, minor: 5)
+        try bus.send(["op": "advertise", "path": path, "rssi": -60, "data": "1005031C"])  // Apple, no iBeacon
         try bus.send(["op": "advertise", "path": path, "rssi": -60, "data": frame])
         try Self.wait(agent, "a start", seconds: 10) { !Self.advertising(agent.stdout).isEmpty }
         #expect(Self.advertising(agent.stdout) == ["started inside_region depot"])
         #expect(try bus.send(["op": "instances", "name": "hci0"]) as? [Int] == [1, 3])
+        // The beacon source's counters in the metrics and in waymark status (issue 41: not only in the stop line).
+        try Self.wait(agent, "the metrics", seconds: 5) {
+            ((try? String(contentsOfFile: metrics, encoding: .utf8)) ?? "").contains("waymark_beacon_advertising 1\n")
+        }
+        let text = try String(contentsOfFile: metrics, encoding: .utf8)
+        for line in [
+            "waymark_beacon_sightings_total 1", #"waymark_beacon_rejected_total{reason="not_ibeacon"} 1"#,
+            "waymark_beacon_scanning 1", "waymark_beacon_source_failures_total 0",
+            "waymark_beacon_advertising_starts_total 1", "waymark_beacon_advertising_failures_total 0",
+        ] {
+            #expect(text.contains(line + "\n"), "\(line) in \(text)")
+        }
+        let status = try WaymarkBinary.run(["status", "--config", workspace.config])
+        #expect(status.stdout.contains("scanning; 1 heard, 1 rejected"), "\(status.stdout)")
+        #expect(status.stdout.contains("(wanted: inside_region depot)"), "\(status.stdout)")
         try Self.wait(agent, "a stop", seconds: 15) { Self.advertising(agent.stdout).count == 2 }
         #expect(Self.advertising(agent.stdout) == ["started inside_region depot", "stopped outside_regions"])
         #expect(agent.interrupt() == 0, "\(agent.stderr)")
