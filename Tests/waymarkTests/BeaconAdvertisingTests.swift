@@ -169,11 +169,34 @@ struct BeaconAdvertisingTests {
         #expect(
             Self.advertising(agent.stdout) == ["error bluetooth_advertising_refused", "error beacon_source_failed"]
         )
-        let refusal = try #require(BeaconRegionTests.events(agent.stdout, ["error"]).first)
+        let refusal = try #require(
+            BeaconRegionTests.events(agent.stdout, ["error"]).first {
+                $0["code"] as? String == "bluetooth_advertising_refused"
+            }
+        )
         #expect((refusal["message"] as? String)?.contains("org.bluez.Error.NotPermitted") == true)
         let status = try WaymarkBinary.run(["status", "--config", workspace.config])
         #expect(status.stdout.contains("beacon_source_failed"), "\(status.stdout)")
         #expect(status.stdout.contains("\nadvertising   off (wanted: always); "), "\(status.stdout)")
+        #expect(agent.interrupt() == 0, "\(agent.stderr)")
+    }
+
+    @Test func theAlarmEndsWhenAdvertisingIsNoLongerWanted() throws {
+        let bus = try Self.bus(instances: 0)
+        let gpsd = try Self.gpsd()
+        // Refused while moving; once paused, nothing is tried any more, and the alarm ends.
+        let workspace = try Self.workspace(bus: bus.address, when: "moving")
+        let agent = try Self.start(workspace, gpsd: gpsd)
+        try Self.wait(agent, "the alarm's end", seconds: 20) {
+            !BeaconRegionTests.events(agent.stdout, ["alarm_cleared"]).isEmpty
+        }
+        #expect(
+            Self.advertising(agent.stdout) == ["error bluetooth_advertising_refused", "error beacon_source_failed"]
+        )
+        let cleared = try #require(BeaconRegionTests.events(agent.stdout, ["alarm_cleared"]).first)
+        #expect(cleared["code"] as? String == "beacon_source_failed" && cleared["id"] as? String == "advertising")
+        let pause = try #require(BeaconRegionTests.events(agent.stdout, ["pause"]).first)
+        #expect((pause["seq"] as? Int ?? 0) < (cleared["seq"] as? Int ?? 0))
         #expect(agent.interrupt() == 0, "\(agent.stderr)")
     }
 }

@@ -3,12 +3,21 @@ import WaymarkCore
 
 extension AgentCore {
     /// Decides from the vehicle's state at `now` (paused or moving, the regions it is inside, geographic and
-    /// beacon) whether the board should advertise; the new wish when it changed, else nil.
-    mutating func advertisingWish(now: MonotonicInstant) -> Bool? {
+    /// beacon) whether the board should advertise; the new wish when it changed, else nil. A wish that ends
+    /// ends the alarm of a failure to advertise: nothing is tried any more.
+    mutating func advertisingWish(now: MonotonicInstant, wallClock: Timestamp) -> Bool? {
         guard advertising != nil else { return nil }
         let inside = pipeline.regions.insideIDs + (beacons?.insideIDs ?? [])
         let paused = pipeline.activity.isPaused
-        return advertising?.policy.update(paused: paused, inside: inside, now: now)?.advertising
+        guard let wish = advertising?.policy.update(paused: paused, inside: inside, now: now)?.advertising else {
+            return nil
+        }
+        if !wish, let changes = health?.beaconSource("advertising", failure: nil, now: now), !changes.isEmpty {
+            advertising?.lastFailure = nil
+            var events = alarmEvents(changes, now: now, wallClock: wallClock)
+            deliver(&events, now: now)
+        }
+        return wish
     }
 
     /// The agent stops: the wish to advertise ends (the advertiser unregisters as it stops).

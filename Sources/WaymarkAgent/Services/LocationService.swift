@@ -415,6 +415,11 @@ public final class LocationService: Service, Sendable {
                 state.saveFailed = true
             }
         }
+        // The board as an iBeacon follows the activity and the regions as they are after this step; an alarm it
+        // ends goes with this commit.
+        if let wish = state.core.advertisingWish(now: SystemClocks.monotonic(), wallClock: SystemClocks.wall()) {
+            advertising?.advertiser.setAdvertising(wish)
+        }
         // The status file and the metrics first: the events of their checks go with this commit.
         state.operations.update(
             &state.core,
@@ -435,9 +440,6 @@ public final class LocationService: Service, Sendable {
                 state.scanningContinuously ? "beacon scanning continuous" : "beacon scanning on its duty cycle"
             )
             setScanningContinuously(state.scanningContinuously)
-        }
-        if let wish = state.core.advertisingWish(now: SystemClocks.monotonic()) {
-            advertising?.advertiser.setAdvertising(wish)
         }
         // The pings come after the commit: a thread that hangs stops them.
         state.reporter?.update(status: state.core.serviceStatus, now: SystemClocks.monotonic())

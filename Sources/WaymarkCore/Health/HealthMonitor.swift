@@ -146,7 +146,7 @@ public struct HealthMonitor: Sendable {
 
     /// The beacon source's `part` (`scanning`, `advertising`) failed (`failure` says how), or works (nil). Raised
     /// at once, as the source says a cause once and retries: cleared when discovery runs or BlueZ registered the
-    /// advertisement again.
+    /// advertisement again (or the agent no longer wants to advertise).
     public mutating func beaconSource(_ part: String, failure: String?, now: MonotonicInstant) -> [AlarmChange] {
         let key = Alarm.Key(kind: .beaconSourceFailed, subject: part)
         guard let failure else { return clear(key, because: "beacon \(part) works again") }
