@@ -108,40 +108,6 @@ public final class LocationService: Service, Sendable {
     /// The counters when ``run()`` returned.
     public var counters: Counters { finalCounters.withLock { $0 } }
 
-    /// What the other services tell the loop: queued in the order told, and applied in that order at its next
-    /// step, before what runs that step. A region file's verdict thus follows the regions it loaded. Of the
-    /// settings, the region set, the deferral and the status request only the newest counts: one told while an
-    /// earlier one still waits replaces it (two reloads in one step apply the last; the queue holds at most one
-    /// region set).
-    private enum Input: Sendable {
-        /// Reloaded `[location]`, `[heading]`, `[regions]` and the other settings.
-        case configuration(Configuration)
-        /// A region file loaded or reloaded: monitored from then on.
-        case regions(RegionSource.Loaded)
-        /// What became of the region file (named, loaded, rejected): the `region_file_rejected` alarm.
-        case regionFile(RegionFileVerdict)
-        /// `waymark defer off` (false) or `on` (true).
-        case deferral(enabled: Bool)
-        /// `waymark status` asks for a fresh status file.
-        case statusRequest
-        /// A fleet command was run or refused.
-        case command(CommandReport)
-
-        /// The kinds of input of which only the newest counts.
-        enum Replaceable { case configuration, regions, deferral, statusRequest }
-
-        /// What a newer input of the same kind replaces while it waits; nil for a verdict, each of which counts.
-        var replaceable: Replaceable? {
-            switch self {
-            case .configuration: .configuration
-            case .regions: .regions
-            case .deferral: .deferral
-            case .statusRequest: .statusRequest
-            case .regionFile, .command: nil
-            }
-        }
-    }
-
     /// What runs one step of the loop: a batch from a source, the core's deadline, inputs or a network sink's
     /// progress waiting, the stop.
     private enum Trigger: Sendable {
@@ -172,42 +138,6 @@ public final class LocationService: Service, Sendable {
         inputs.withLock { inputs in
             defer { inputs = [] }
             return inputs
-        }
-    }
-
-    /// What the loop keeps from one step to the next, behind one lock. gpsd's batches run on the connection's
-    /// thread that read them, so that a fix wakes no other thread; everything else runs on `waymark core`.
-    private final class LoopState: @unchecked Sendable {
-        private let lock = MonotonicCondition()
-        var core: AgentCore
-        let operations: OperationsOutput
-        let reporter: SystemdReporter?
-        let executor: ThreadExecutor
-        var watching = true
-        var scanningContinuously = true
-        var saveFailed = false
-        /// Set as the loop stops: a batch the connection read after that is not processed.
-        var stopped = false
-        /// What the executor's alarm runs (``setAlarm(_:)``), made once; cleared as the loop stops.
-        var alarmAction: (@Sendable () -> Void)?
-
-        init(core: AgentCore, operations: OperationsOutput, reporter: SystemdReporter?, executor: ThreadExecutor) {
-            self.core = core
-            self.operations = operations
-            self.reporter = reporter
-            self.executor = executor
-        }
-
-        func locked<T>(_ body: () -> T) -> T { lock.locked(body) }
-
-        /// When the loop next has something to do without input. The core is read in place (`inout`): read through
-        /// the class's property, its getters ran on a copy of the whole core, every reference in it retained and
-        /// released, at every batch (half of what setting the alarm cost, seen in callgrind).
-        var nextDeadline: MonotonicInstant? { Self.nextDeadline(of: &core, operations) }
-
-        private static func nextDeadline(of core: inout AgentCore, _ operations: OperationsOutput) -> MonotonicInstant?
-        {
-            .earliest(core.nextDeadline, core.nextCommit, operations.nextDeadline)
         }
     }
 
