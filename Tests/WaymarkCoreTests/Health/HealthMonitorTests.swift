@@ -274,4 +274,29 @@ extension HealthMonitorTests {
         #expect(Alarm.Kind.regionFileRejected.code.rawValue == "region_file_rejected")
         #expect(monitor.raised[.regionFileRejected] == 1)
     }
+
+    @Test("beacon_source_failed: per part, raised at once at the first failure, not again, cleared when it works")
+    func beaconSourceFailed() {
+        var monitor = HealthMonitor()
+        // (part, failure or nil, the outcome)
+        let steps: [(String, String?, Character)] = [
+            ("scanning", nil, "-"),
+            ("scanning", "hci0 is powered off", "r"),
+            ("scanning", "bluetoothd left the system bus", "-"),
+            ("advertising", "org.bluez.Error.NotPermitted: Maximum advertisements reached", "r"),
+            ("scanning", nil, "c"),
+            ("scanning", nil, "-"),
+            ("advertising", nil, "c"),
+        ]
+        for (index, (part, failure, outcome)) in steps.enumerated() {
+            let changes = monitor.beaconSource(part, failure: failure, now: Self.at(index))
+            #expect(Self.outcome(changes) == outcome, "step \(index): \(part) \(failure ?? "works")")
+        }
+        #expect(monitor.raised[.beaconSourceFailed] == 2)
+        #expect(monitor.open.isEmpty)
+        _ = monitor.beaconSource("advertising", failure: "hci0 was removed", now: Self.at(9))
+        let alarm = monitor.open[Alarm.Key(kind: .beaconSourceFailed, subject: "advertising")]
+        #expect(alarm?.message == "beacon advertising: hci0 was removed")
+        #expect(Alarm.Kind.beaconSourceFailed.code.rawValue == "beacon_source_failed")
+    }
 }
