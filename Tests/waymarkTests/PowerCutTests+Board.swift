@@ -80,6 +80,19 @@ extension PowerCutTests {
             return events
         }
 
+        /// `waymark spool stats`: each sink's cursor, the last seq it confirmed.
+        func cursors() throws -> [String: Int] {
+            let result = try WaymarkBinary.run(["spool", "stats", "--config", config])
+            #expect(result.status == 0, "spool stats after a cut: \(result.stderr)")
+            let stats = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
+            let sinks = stats?["sinks"] as? [[String: Any]] ?? []
+            return Dictionary(
+                uniqueKeysWithValues: sinks.compactMap { sink in
+                    (sink["name"] as? String).flatMap { name in (sink["cursor"] as? Int).map { (name, $0) } }
+                }
+            )
+        }
+
         /// The lines of the day logs (in date order) and of `trips.jsonl` (with `trips`); a last line without its
         /// newline is returned as `torn`.
         func logLines(trips: Bool = true) -> (lines: [String], torn: [String]) {

@@ -49,6 +49,18 @@ struct PowerCutTests {
             let whole = lines.count - torn.count
             #expect(whole == synced.count, "\(label): a torn line inside the logs: \(torn)")
         }
+        // What each sink confirmed (its cursor) is where it belongs: in the day logs, at the backend.
+        let cursors = try board.cursors()
+        let logged = Set(board.logLines(trips: false).lines.compactMap(Ledger.seq))
+        let received = Set(confirmed.compactMap { $0["seq"] as? Int })
+        for (sink, holds) in [("file", logged), ("http", received)] {
+            let cursor = cursors[sink] ?? 0
+            let absent = (0..<cursor).map { $0 + 1 }.filter { !holds.contains($0) }
+            #expect(
+                absent.isEmpty,
+                "\(label): the \(sink) sink confirmed up to \(cursor) but lacks \(absent.prefix(20))"
+            )
+        }
         for (seq, line) in spool { ledger.record(Ledger.object(line) ?? [:], at: "\(label): the spool (\(seq))") }
         let missing = (confirmed.compactMap { $0["seq"] as? Int } + synced).filter { spool[$0] == nil }
         #expect(missing.isEmpty, "\(label): confirmed events lost from the spool: \(Set(missing).sorted())")
@@ -140,7 +152,11 @@ struct PowerCutTests {
                 tornEnds += try Self.reboot(board, ledger, server, gpsd: gpsd, "random cut \(cut)").count
             }
             #expect(ledger.events.count > 100, "\(ledger.events.count) events left the board")
-            print("PowerCutTests: 20 random cuts, \(ledger.events.count) events, \(tornEnds) torn log ends cut off")
+            let cursors = try board.cursors()
+            #expect(cursors["file"] ?? 0 > 50 && cursors["http"] ?? 0 > 50, "the sinks confirmed little: \(cursors)")
+            print(
+                "PowerCutTests: 20 random cuts, \(ledger.events.count) events, cursors \(cursors), \(tornEnds) torn ends"
+            )
         }
     }
 
