@@ -92,17 +92,6 @@ public final class OwnTracksRecorder: @unchecked Sendable {
     /// The path of `ot-recorder`, built from `Tests/Tools/owntracks-recorder` into the temporary directory once
     /// (`build-debian.sh` installs its Debian build dependencies when they are missing).
     static func build() throws -> String {
-        let tools = Fixtures.packageRoot.appendingPathComponent("Tests/Tools/owntracks-recorder")
-        let out = FileManager.default.temporaryDirectory.appendingPathComponent("waymark-ot-recorder-1.0.1").path
-        let result = try WaymarkBinary.run(
-            [tools.appendingPathComponent("build-debian.sh").path, out],
-            executable: "/bin/bash",
-            timeout: 600
-        )
-        let path = result.stdout.split(separator: "\n").last.map(String.init) ?? ""
-        guard result.status == 0, FileManager.default.isExecutableFile(atPath: path) else {
-            throw TestServerError("the OwnTracks Recorder did not build (\(out)/build.log): \(result.stderr)")
-        }
-        return path
+        try Fixtures.buildTool("owntracks-recorder", into: "waymark-ot-recorder-1.0.1")
     }
 }

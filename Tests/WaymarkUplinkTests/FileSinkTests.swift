@@ -141,6 +141,33 @@ import WaymarkTestSupport
         )
     }
 
+    /// A power cut that kept the second half of an append and lost the first (LazyFS's torn-op): a hole of zeros,
+    /// then whole-looking lines. Everything from the hole's line on is cut off and written again.
+    @Test(arguments: [(3, 40, 0), (3, 200, 1), (2, 10, 5000)])
+    func aHoleAndTheLinesAfterItAreCutOff(synced: Int, keptFrom: Int, padding: Int) throws {
+        let workspace = try Workspace()
+        let events = try workspace.store((0..<8).map(Self.location), first: 1, start: Workspace.day1)
+        try workspace.sink().deliverAndFlush(Array(events[..<synced]))
+        let path = "\(workspace.logs)/events/2025-11-21.jsonl"
+        // The lost append: the unsynced lines, of which only the bytes from `keptFrom` on reached the disk, after
+        // `padding` more zeros (a hole longer than the sink's first look at the tail).
+        let append =
+            Array(repeating: UInt8(0), count: padding)
+            + events[synced...].flatMap { $0.line + [UInt8(ascii: "\n")] }
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        try handle.seekToEnd()
+        try handle.write(
+            contentsOf: Data(Array(repeating: UInt8(0), count: keptFrom + padding) + append[(keptFrom + padding)...])
+        )
+        try handle.close()
+        let reopened = try workspace.sink()
+        #expect(reopened.lastDelivered == UInt64(synced))
+        try reopened.deliverAndFlush(events)
+        #expect(
+            try workspace.lines("events/2025-11-21.jsonl") == events.map { String(decoding: $0.line, as: UTF8.self) }
+        )
+    }
+
     @Test func aTripGetsItsTrackAndSummary() throws {
         let workspace = try Workspace()
         let sink = try workspace.sink()

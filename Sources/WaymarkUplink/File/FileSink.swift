@@ -18,7 +18,8 @@ import WaymarkSystem
 /// Every delivery is synced at ``flush()``, before the cursor moves. A crash between that and the commit of the sink's
 /// cursor makes the spool hand the same events again: the sink knows the last `seq` it wrote (from the
 /// newest lines of its files, read when it opens) and skips what it holds, so the logs neither lose nor
-/// repeat a line. A line torn by a power cut is cut off when the sink opens.
+/// repeat a line. A line torn by a power cut is cut off when the sink opens, and so is everything from a hole of
+/// zeros on, which a cut that kept a later part of a write and lost an earlier one leaves (``cutAtHole(_:)``).
 public final class FileSink: Sink {
     public struct Retention: Sendable, Equatable {
         /// Files older than this many days are removed; 0 keeps them.
@@ -151,6 +152,7 @@ public final class FileSink: Sink {
     /// The last `seq` of the file's last complete line, 0 when it has none; a torn line after it (a power
     /// cut during a write) is cut off.
     static func recoverLastSeq(_ path: String) throws(SystemError) -> UInt64 {
+        try cutAtHole(path)
         guard var size = Files.size(path), size > 0 else { return 0 }
         let newline = UInt8(ascii: "\n")
         var window = 4096
