@@ -27,6 +27,19 @@ import WaymarkTestSupport
         try bus.send(["op": "instances", "name": "hci0"]) as? [Int] ?? []
     }
 
+    /// An advertiser on `bus`, told to advertise, once BlueZ registered it.
+    static func advertising(on bus: BlueZTestBus) throws -> RunningAdvertiser {
+        let running = RunningAdvertiser(bus: bus.address, beacon: beacon)
+        running.advertiser.setAdvertising(true)
+        do {
+            try running.wait("advertising") { $0.changes == ["on"] }
+        } catch {
+            running.stop()
+            throw error
+        }
+        return running
+    }
+
     /// The frame BlueZ read, decoded: Apple's manufacturer data, through Waymark's own iBeacon parser.
     @Test func registersTheIBeaconFrameThatWaymarksOwnRangingRecognises() throws {
         let bus = try Self.bus()
@@ -57,10 +70,8 @@ import WaymarkTestSupport
 
     @Test func stopsWhenToldAndAtAStopAndStartsAgain() throws {
         let bus = try Self.bus()
-        let running = RunningAdvertiser(bus: bus.address, beacon: Self.beacon)
+        let running = try Self.advertising(on: bus)
         defer { running.stop() }
-        running.advertiser.setAdvertising(true)
-        try running.wait("advertising") { $0.changes == ["on"] }
         running.advertiser.setAdvertising(false)
         try running.wait("a stop") { $0.changes == ["on", "off"] }
         #expect(try Self.instances(bus) == [0, 4])
@@ -109,10 +120,8 @@ import WaymarkTestSupport
 
     @Test func registersAgainAfterBluetoothdRestartsAndAfterARelease() throws {
         let bus = try Self.bus()
-        let running = RunningAdvertiser(bus: bus.address, beacon: Self.beacon)
+        let running = try Self.advertising(on: bus)
         defer { running.stop() }
-        running.advertiser.setAdvertising(true)
-        try running.wait("advertising") { $0.changes == ["on"] }
 
         // bluetoothd calls Release (its manager goes): stopped, then registered again.
         #expect(try bus.send(["op": "release", "name": "hci0"]) as? Int == 1)
@@ -131,12 +140,64 @@ import WaymarkTestSupport
         #expect(running.failures.contains(.bluetoothUnavailable))
     }
 
-    @Test func theAdapterRemovedAndAddedAgain() throws {
-        let bus = try Self.bus()
+    /// Review of issue 41, finding 1: a refusal said once was never said again once the wish went off and on.
+    @Test func aRefusalIsSaidAgainWhenAdvertisingIsWantedAgain() throws {
+        let bus = try Self.bus(instances: 0)
         let running = RunningAdvertiser(bus: bus.address, beacon: Self.beacon)
         defer { running.stop() }
         running.advertiser.setAdvertising(true)
-        try running.wait("advertising") { $0.changes == ["on"] }
+        try running.wait("a refusal") { $0.failures == [.bluetoothAdvertisingRefused] }
+        running.advertiser.setAdvertising(false)
+        usleep(300_000)  // the advertiser's thread takes the wish that ends
+        running.advertiser.setAdvertising(true)
+        try running.wait("the refusal said again") {
+            $0.failures == [.bluetoothAdvertisingRefused, .bluetoothAdvertisingRefused]
+        }
+        #expect(running.changes.isEmpty)
+    }
+
+    /// Finding 3: the radio off is a stop (nothing goes out), on again advertising again, and each time said.
+    @Test func theAdapterPoweredOffAndOnAgain() throws {
+        let bus = try Self.bus()
+        let running = try Self.advertising(on: bus)
+        defer { running.stop() }
+        for round in 1...2 {
+            try bus.send(["op": "power", "name": "hci0", "on": false])
+            try running.wait("the adapter off, round \(round)") {
+                $0.changes.last == "off adapter_off" && $0.failures.count == round
+            }
+            try bus.send(["op": "power", "name": "hci0", "on": true])
+            try running.wait("advertising again, round \(round)") { $0.changes.count == 1 + 2 * round }
+        }
+        #expect(running.changes == ["on", "off adapter_off", "on", "off adapter_off", "on"])
+        #expect(running.failures == [.bluetoothAdapterOff, .bluetoothAdapterOff])
+        // bluetoothd kept the one registration through both: none was added.
+        #expect(try Self.advertisements(bus).count == 1)
+        #expect(try Self.instances(bus) == [1, 3])
+    }
+
+    /// Finding 4: an unregistration that fails must not leave the board advertising while it should be silent.
+    @Test func aFailedUnregistrationDropsTheConnectionSoBlueZRemovesTheAdvertisement() throws {
+        let bus = try Self.bus()
+        let running = try Self.advertising(on: bus)
+        defer { running.stop() }
+        try bus.send(["op": "refuse_unregister", "name": "hci0"])
+        running.advertiser.setAdvertising(false)
+        try running.wait("a stop") { $0.changes == ["on", "off"] }
+        #expect(running.failures == [.bluetoothAdvertisingRefused])
+        try running.wait("the advertisement gone from BlueZ", seconds: 5) { _ in
+            (try? Self.instances(bus)) == [0, 4]
+        }
+        // Wanted again: a new connection registers, not refused as AlreadyExists.
+        running.advertiser.setAdvertising(true)
+        try running.wait("advertising again") { $0.changes == ["on", "off", "on"] }
+        #expect(try Self.instances(bus) == [1, 3])
+    }
+
+    @Test func theAdapterRemovedAndAddedAgain() throws {
+        let bus = try Self.bus()
+        let running = try Self.advertising(on: bus)
+        defer { running.stop() }
         try bus.send(["op": "remove_adapter", "name": "hci0"])
         try running.wait("the adapter removed") { $0.changes == ["on", "off adapter_removed"] }
         #expect(running.failures == [.bluetoothNoAdapter])

@@ -52,10 +52,14 @@ extension AgentCore {
                 state.stops += 1
             }
         case .failure(let failure):
-            state.failures += 1
-            state.lastFailure = failure.message
             events.append(Event(time: time, kind: .error(ErrorReport(code: failure.code, message: failure.message))))
-            alarms = health?.beaconSource("advertising", failure: failure.message, now: now) ?? []
+            // A failure while nothing is wanted (an unregistration refused) is said, but no alarm is raised that
+            // only a later registration could end.
+            if state.policy.wantsAdvertising {
+                state.failures += 1
+                state.lastFailure = failure.message
+                alarms = health?.beaconSource("advertising", failure: failure.message, now: now) ?? []
+            }
         }
         advertising = state
         operating.noteChange()
