@@ -89,7 +89,9 @@ public struct AdvertiseSettings: Sendable, Equatable {
             return .rejected("must be a duration such as \"100ms\"")
         }
         guard duration == .zero || (.milliseconds(20)...(.milliseconds(10_240))).contains(duration) else {
-            return .rejected("must be from \"20ms\" to \"10240ms\" (BlueZ's range), or \"0s\" to leave it to BlueZ")
+            return .rejected(
+                "must be from \"20ms\" to \"10240ms\" (a legacy advertisement's longest), or \"0s\" to leave it to BlueZ"
+            )
         }
         return .accepted(duration)
     }

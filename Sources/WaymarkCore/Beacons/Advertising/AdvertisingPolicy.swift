@@ -27,7 +27,7 @@ public struct AdvertisingPolicy: Sendable {
         case insideRegion = "inside_region"
         /// The vehicle left the last of the regions.
         case outsideRegions = "outside_regions"
-        /// The agent stops (a clean exit) or advertising was switched off by a reload.
+        /// The agent stops (a clean exit). A reload leaves `[beacons.advertise]` as the agent started with it.
         case stopping
     }
 
@@ -80,7 +80,7 @@ public struct AdvertisingPolicy: Sendable {
         return take(change, now: now)
     }
 
-    /// Stops for good (a clean exit, or advertising switched off); nil when the board was not advertising.
+    /// Stops for good (a clean exit); nil when the board was not advertising.
     public mutating func stop(now: MonotonicInstant) -> Change? {
         defer { stopped = true }
         guard !stopped else { return nil }
