@@ -29,7 +29,7 @@ import WaymarkTestSupport
 
     /// An advertiser on `bus`, told to advertise, once BlueZ registered it.
     static func advertising(on bus: BlueZTestBus) throws -> RunningAdvertiser {
-        let running = RunningAdvertiser(bus: bus.address, beacon: beacon)
+        let running = try RunningAdvertiser(bus: bus.address, beacon: beacon)
         running.advertiser.setAdvertising(true)
         do {
             try running.wait("advertising") { $0.changes == ["on"] }
@@ -43,7 +43,7 @@ import WaymarkTestSupport
     /// The frame BlueZ read, decoded: Apple's manufacturer data, through Waymark's own iBeacon parser.
     @Test func registersTheIBeaconFrameThatWaymarksOwnRangingRecognises() throws {
         let bus = try Self.bus()
-        let running = RunningAdvertiser(bus: bus.address, beacon: Self.beacon, measuredPower: -61)
+        let running = try RunningAdvertiser(bus: bus.address, beacon: Self.beacon, measuredPower: -61)
         defer { running.stop() }
         running.advertiser.setAdvertising(true)
         try running.wait("advertising") { $0.changes == ["on"] }
@@ -87,10 +87,13 @@ import WaymarkTestSupport
 
     @Test func refusedWhenNoInstanceIsFreeThenRetriedUntilOneIs() throws {
         let bus = try Self.bus(instances: 1)
-        let other = RunningAdvertiser(bus: bus.address, beacon: BeaconID(uuid: Self.beacon.uuid, major: 1, minor: 1))
+        let other = try RunningAdvertiser(
+            bus: bus.address,
+            beacon: BeaconID(uuid: Self.beacon.uuid, major: 1, minor: 1)
+        )
         other.advertiser.setAdvertising(true)
         try other.wait("the other advertiser") { $0.changes == ["on"] }
-        let running = RunningAdvertiser(bus: bus.address, beacon: Self.beacon)
+        let running = try RunningAdvertiser(bus: bus.address, beacon: Self.beacon)
         defer { running.stop() }
         running.advertiser.setAdvertising(true)
         try running.wait("a refusal") { $0.failures == [.bluetoothAdvertisingRefused] }
@@ -107,7 +110,7 @@ import WaymarkTestSupport
     @Test func anIntervalBlueZRefusesIsSaidAndNeverCrashes() throws {
         let bus = try Self.bus()
         // 10 ms: under BlueZ's 20 ms, refused by bluetoothd's parser as "Failed to parse advertisement."
-        let running = RunningAdvertiser(bus: bus.address, beacon: Self.beacon, interval: .milliseconds(10))
+        let running = try RunningAdvertiser(bus: bus.address, beacon: Self.beacon, interval: .milliseconds(10))
         defer { running.stop() }
         running.advertiser.setAdvertising(true)
         try running.wait("a refusal") { $0.failures == [.bluetoothAdvertisingRefused] }
@@ -143,7 +146,7 @@ import WaymarkTestSupport
     /// Review of issue 41, finding 1: a refusal said once was never said again once the wish went off and on.
     @Test func aRefusalIsSaidAgainWhenAdvertisingIsWantedAgain() throws {
         let bus = try Self.bus(instances: 0)
-        let running = RunningAdvertiser(bus: bus.address, beacon: Self.beacon)
+        let running = try RunningAdvertiser(bus: bus.address, beacon: Self.beacon)
         defer { running.stop() }
         running.advertiser.setAdvertising(true)
         try running.wait("a refusal") { $0.failures == [.bluetoothAdvertisingRefused] }
@@ -208,7 +211,7 @@ import WaymarkTestSupport
 
     @Test func scanningAndAdvertisingTogetherOnOneAdapter() throws {
         let bus = try Self.bus()
-        let running = RunningAdvertiser(bus: bus.address, beacon: Self.beacon)
+        let running = try RunningAdvertiser(bus: bus.address, beacon: Self.beacon)
         defer { running.stop() }
         let scanner = RunningScanner(bus: bus.address)
         defer { scanner.stop() }
