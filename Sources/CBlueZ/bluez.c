@@ -47,6 +47,7 @@ static struct {
     int (*reply_method_return)(sd_bus_message *call, const char *types, ...);
     int (*new_method_call)(sd_bus *bus, sd_bus_message **message, const char *destination, const char *path,
                            const char *interface, const char *member);
+    int (*call)(sd_bus *bus, sd_bus_message *message, uint64_t usec, sd_bus_error *error, sd_bus_message **reply);
     int (*call_async)(sd_bus *bus, sd_bus_slot **slot, sd_bus_message *message, sd_bus_message_handler_t callback,
                       void *userdata, uint64_t usec);
     const sd_bus_error *(*get_error)(sd_bus_message *message);
@@ -101,6 +102,7 @@ static void waymark_sd_load(void) {
     WAYMARK_FIND(library, append_array, "sd_bus_message_append_array");
     WAYMARK_FIND(library, reply_method_return, "sd_bus_reply_method_return");
     WAYMARK_FIND(library, new_method_call, "sd_bus_message_new_method_call");
+    WAYMARK_FIND(library, call, "sd_bus_call");
     WAYMARK_FIND(library, call_async, "sd_bus_call_async");
     WAYMARK_FIND(library, get_error, "sd_bus_message_get_error");
     WAYMARK_FIND(library, slot_unref, "sd_bus_slot_unref");
@@ -520,9 +522,10 @@ static int waymark_dispatch(waymark_bus *bus) {
 }
 
 int waymark_bus_run(waymark_bus *bus, int wake_fd, uint64_t timeout_usec) {
-    // First what is already read (a method call's wait may have queued signals), then poll. The beacon source
-    // makes its calls synchronously, so no call of its own waits for an answer here: sd-bus's own timeout
-    // (`sd_bus_get_timeout`) has nothing to time out, and the caller's timeout is the poll's.
+    // First what is already read (a method call's wait may have queued signals), then poll. The one call whose
+    // answer comes here is the advertiser's RegisterAdvertisement (sent without waiting); the session gives it a
+    // deadline of its own (AdvertiseSession.answerTimeout), so sd-bus's timeout (`sd_bus_get_timeout`) is not
+    // polled for, and the caller's timeout is the poll's.
     int r = waymark_dispatch(bus);
     if (r != 0 || bus->count > 0) return r < 0 ? r : 0;
     int events = waymark_sd.get_events(bus->bus);
@@ -662,10 +665,15 @@ int waymark_advert_register(waymark_bus *bus, const char *adapter_path, char *er
     return r < 0 ? r : 0;
 }
 
-int waymark_advert_unregister(waymark_bus *bus, const char *adapter_path, char *error, size_t error_size) {
+int waymark_advert_unregister(waymark_bus *bus, const char *adapter_path, uint64_t timeout_usec, char *error,
+                              size_t error_size) {
     sd_bus_error bus_error = SD_BUS_ERROR_NULL;
-    int r = waymark_sd.call_method(bus->bus, "org.bluez", adapter_path, "org.bluez.LEAdvertisingManager1",
-                                   "UnregisterAdvertisement", &bus_error, NULL, "o", bus->advert_path);
+    sd_bus_message *call = NULL;
+    int r = waymark_sd.new_method_call(bus->bus, &call, "org.bluez", adapter_path, "org.bluez.LEAdvertisingManager1",
+                                       "UnregisterAdvertisement");
+    if (r >= 0) r = waymark_sd.append_basic(call, 'o', bus->advert_path);
+    if (r >= 0) r = waymark_sd.call(bus->bus, call, timeout_usec, &bus_error, NULL);
+    if (call != NULL) waymark_sd.message_unref(call);
     if (r < 0) {
         waymark_set_error(error, error_size, "UnregisterAdvertisement refused", &bus_error, r);
         waymark_sd.error_free(&bus_error);

@@ -197,6 +197,23 @@ import WaymarkTestSupport
         #expect(try Self.instances(bus) == [1, 3])
     }
 
+    /// Finding 6: a slow bluetoothd must not hold the agent's exit (and its last commit) for sd-bus's 25 s.
+    @Test func theUnregistrationAtExitWaitsTwoSecondsAtMost() throws {
+        let bus = try Self.bus()
+        let running = try Self.advertising(on: bus)
+        try bus.send(["op": "delay_unregister", "name": "hci0", "seconds": 6])
+        let start = Date()
+        running.stop()
+        let took = Date().timeIntervalSince(start)
+        #expect(running.hasEnded)
+        #expect(took >= 1.5 && took < 4, "the stop took \(took) s")
+        #expect(running.failures == [.bluetoothAdvertisingRefused])
+        // The connection closed: bluetoothd, once it answers again, has removed the advertisement.
+        try running.wait("the advertisement gone from BlueZ", seconds: 10) { _ in
+            (try? Self.instances(bus)) == [0, 4]
+        }
+    }
+
     @Test func theAdapterRemovedAndAddedAgain() throws {
         let bus = try Self.bus()
         let running = try Self.advertising(on: bus)

@@ -88,9 +88,10 @@ int waymark_advert_export(waymark_bus *bus, const char *path, const uint8_t *app
 /// `ADVERT_REGISTERED` or `ADVERT_REFUSED`). Returns 0, or a negative errno when the call could not be sent.
 int waymark_advert_register(waymark_bus *bus, const char *adapter_path, char *error, size_t error_size);
 
-/// `UnregisterAdvertisement(path)` on the adapter, waiting for the answer. Returns 0, or a negative errno with
-/// BlueZ's error name and message in `error`.
-int waymark_advert_unregister(waymark_bus *bus, const char *adapter_path, char *error, size_t error_size);
+/// `UnregisterAdvertisement(path)` on the adapter, waiting for the answer up to `timeout_usec` (0: sd-bus's own
+/// 25 s). Returns 0, or a negative errno with BlueZ's error name and message in `error`.
+int waymark_advert_unregister(waymark_bus *bus, const char *adapter_path, uint64_t timeout_usec, char *error,
+                              size_t error_size);
 
 /// Why the last `RegisterAdvertisement` was refused: BlueZ's error name and message.
 const char *waymark_advert_error(waymark_bus *bus);

@@ -22,6 +22,9 @@ struct AdvertiseSession {
     /// How long an answer to `RegisterAdvertisement` may take before the call is made again (sd-bus's own limit
     /// is 25 s).
     static let answerTimeout: Duration = .seconds(30)
+    /// How long the unregistration at exit may wait: the agent's last commit waits for it (systemd's stop timeout is
+    /// 30 s), and the connection's close removes the advertisement anyway.
+    static let exitTimeout: Duration = .seconds(2)
 
     init(configuration: AdvertiserConfiguration, now: MonotonicInstant) {
         self.configuration = configuration
@@ -127,13 +130,20 @@ struct AdvertiseSession {
     /// Unregisters (a clean exit) and closes the connection: bluetoothd also drops the advertisements of a
     /// connection that closes, so a crash leaves none behind either.
     mutating func close(now: MonotonicInstant, emit: (AdvertiserEvent) -> Void) {
-        if case .registered(let adapter) = registration { unregister(on: adapter, now: now, emit: emit) }
+        if case .registered(let adapter) = registration {
+            unregister(on: adapter, timeout: Self.exitTimeout, now: now, emit: emit)
+        }
         link.close()
     }
 
-    private mutating func unregister(on adapter: String, now: MonotonicInstant, emit: (AdvertiserEvent) -> Void) {
+    private mutating func unregister(
+        on adapter: String,
+        timeout: Duration? = nil,
+        now: MonotonicInstant,
+        emit: (AdvertiserEvent) -> Void
+    ) {
         do {
-            try link.connection?.unregisterAdvertisement(on: adapter)
+            try link.connection?.unregisterAdvertisement(on: adapter, timeout: timeout)
         } catch  where error.isDoesNotExist {
             // bluetoothd forgot it already (it restarted, the adapter went): stopped all the same.
         } catch {

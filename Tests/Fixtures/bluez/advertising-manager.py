@@ -13,7 +13,8 @@ src/advertising.c (BlueZ 5.66) does, as far as a client can tell:
   builds it).
 - UnregisterAdvertisement(o): unknown (sender, path) is DoesNotExist. After refuse_unregister(self, name) every
   call is Failed and the advertisement stays registered: not bluetoothd's behaviour, a stand-in for a call that
-  fails on the way (no answer in time), which leaves the advertisement on the air.
+  fails on the way (no answer in time), which leaves the advertisement on the air. After
+  delay_unregister(self, name, seconds) every call is answered that late (a slow bluetoothd; the whole mock waits).
 - ActiveInstances and SupportedInstances (y) follow, with PropertiesChanged; a client that leaves the bus loses
   its advertisements (bluetoothd's disconnect watch).
 - release(self, name) calls Release on every advertisement and forgets them, as bluetoothd does when the
@@ -21,6 +22,7 @@ src/advertising.c (BlueZ 5.66) does, as far as a client can tell:
 Every registration's properties are kept in self.advertisements[name] for the test to decode.
 """
 import inspect
+import time
 
 import dbus
 
@@ -117,6 +119,7 @@ def install(mock, objects, name, maximum):
 
     def unregister(self, advertisement):
         key = (caller(), str(advertisement))
+        time.sleep(getattr(mock, 'unregister_delay', {}).get(name, 0))
         if name in getattr(mock, 'unregister_refused', set()):
             raise failed('Unregistration refused by the test')
         if key not in registered:
@@ -151,4 +154,10 @@ def release(mock, name):
 
 def refuse_unregister(mock, name):
     mock.unregister_refused = getattr(mock, 'unregister_refused', set()) | {name}
+    return 0
+
+
+def delay_unregister(mock, name, seconds):
+    mock.unregister_delay = getattr(mock, 'unregister_delay', {})
+    mock.unregister_delay[name] = seconds
     return 0
