@@ -235,6 +235,18 @@ struct BeaconAdvertisingTests {
         #expect(agent.interrupt() == 0, "\(agent.stderr)")
     }
 
+    /// Finding 13: a beacon region listed while nothing scans is said at the start, in the journal.
+    @Test func aBeaconRegionThatNothingScansForIsSaid() throws {
+        let bus = try Self.bus()
+        let gpsd = try Self.gpsd()
+        let workspace = try Self.workspace(bus: bus.address, when: "regions", scanning: false)
+        let agent = try Self.start(workspace, gpsd: gpsd)
+        let warning = #"[beacons.advertise] regions: "depot" is a beacon region and [beacons] enabled = false"#
+        try Self.wait(agent, "the warning", seconds: 10) { agent.stderr.contains(warning) }
+        #expect(agent.interrupt() == 0, "\(agent.stderr)")
+        #expect(Self.advertising(agent.stdout).isEmpty)
+    }
+
     @Test func theAlarmEndsWhenAdvertisingIsNoLongerWanted() throws {
         let bus = try Self.bus(instances: 0)
         let gpsd = try Self.gpsd()
