@@ -383,7 +383,7 @@ static int waymark_on_name_owner_changed(sd_bus_message *m, void *userdata, sd_b
     return 0;
 }
 
-int waymark_bus_open(const char *address, waymark_bus **out, char *error, size_t error_size) {
+int waymark_bus_open(const char *address, int devices, waymark_bus **out, char *error, size_t error_size) {
     *out = NULL;
     const char *failure = waymark_bluez_library_open();
     if (failure != NULL) {
@@ -412,13 +412,19 @@ int waymark_bus_open(const char *address, waymark_bus **out, char *error, size_t
         return -ENOMEM;
     }
     bus->bus = connection;
-    static const struct {
+    bus->ignore_devices = !devices;
+    // Without devices, bluetoothd's every advertisement heard (a Device1 PropertiesChanged) is not even sent to
+    // this connection: the bus filters on the interface, the first argument.
+    const char *properties = devices ? "type='signal',interface='org.freedesktop.DBus.Properties',"
+                                       "member='PropertiesChanged',path_namespace='/org/bluez'"
+                                     : "type='signal',interface='org.freedesktop.DBus.Properties',"
+                                       "member='PropertiesChanged',path_namespace='/org/bluez',"
+                                       "arg0='org.bluez.Adapter1'";
+    const struct {
         const char *rule;
         sd_bus_message_handler_t handler;
     } matches[] = {
-        {"type='signal',interface='org.freedesktop.DBus.Properties',member='PropertiesChanged',"
-         "path_namespace='/org/bluez'",
-         waymark_on_properties_changed},
+        {properties, waymark_on_properties_changed},
         {"type='signal',interface='org.freedesktop.DBus.ObjectManager',member='InterfacesAdded',path='/'",
          waymark_on_interfaces_added},
         {"type='signal',interface='org.freedesktop.DBus.ObjectManager',member='InterfacesRemoved',path='/'",
@@ -547,7 +553,6 @@ void waymark_wake_fd_clear(int wake_fd) {
     (void)!read(wake_fd, &value, sizeof value);
 }
 
-void waymark_bus_ignore_devices(waymark_bus *bus) { bus->ignore_devices = 1; }
 
 // The advertisement's properties, as bluetoothd reads them (doc/advertising-api.txt).
 

@@ -44,13 +44,12 @@ final class BusConnection {
         var error = [CChar](repeating: 0, count: 512)
         let code: Int32 =
             if let address {
-                waymark_bus_open(address, &bus, &error, error.count)
+                waymark_bus_open(address, devices ? 1 : 0, &bus, &error, error.count)
             } else {
-                waymark_bus_open(nil, &bus, &error, error.count)
+                waymark_bus_open(nil, devices ? 1 : 0, &bus, &error, error.count)
             }
         guard code == 0, let bus else { throw Failure(code: code, description: Self.text(error)) }
         self.bus = bus
-        if !devices { waymark_bus_ignore_devices(bus) }
     }
 
     deinit { waymark_bus_close(bus) }
