@@ -47,6 +47,7 @@ static struct {
     int (*reply_method_return)(sd_bus_message *call, const char *types, ...);
     int (*new_method_call)(sd_bus *bus, sd_bus_message **message, const char *destination, const char *path,
                            const char *interface, const char *member);
+    int (*call)(sd_bus *bus, sd_bus_message *message, uint64_t usec, sd_bus_error *error, sd_bus_message **reply);
     int (*call_async)(sd_bus *bus, sd_bus_slot **slot, sd_bus_message *message, sd_bus_message_handler_t callback,
                       void *userdata, uint64_t usec);
     const sd_bus_error *(*get_error)(sd_bus_message *message);
@@ -101,6 +102,7 @@ static void waymark_sd_load(void) {
     WAYMARK_FIND(library, append_array, "sd_bus_message_append_array");
     WAYMARK_FIND(library, reply_method_return, "sd_bus_reply_method_return");
     WAYMARK_FIND(library, new_method_call, "sd_bus_message_new_method_call");
+    WAYMARK_FIND(library, call, "sd_bus_call");
     WAYMARK_FIND(library, call_async, "sd_bus_call_async");
     WAYMARK_FIND(library, get_error, "sd_bus_message_get_error");
     WAYMARK_FIND(library, slot_unref, "sd_bus_slot_unref");
@@ -381,7 +383,7 @@ static int waymark_on_name_owner_changed(sd_bus_message *m, void *userdata, sd_b
     return 0;
 }
 
-int waymark_bus_open(const char *address, waymark_bus **out, char *error, size_t error_size) {
+int waymark_bus_open(const char *address, int devices, waymark_bus **out, char *error, size_t error_size) {
     *out = NULL;
     const char *failure = waymark_bluez_library_open();
     if (failure != NULL) {
@@ -410,13 +412,19 @@ int waymark_bus_open(const char *address, waymark_bus **out, char *error, size_t
         return -ENOMEM;
     }
     bus->bus = connection;
-    static const struct {
+    bus->ignore_devices = !devices;
+    // Without devices, bluetoothd's every advertisement heard (a Device1 PropertiesChanged) is not even sent to
+    // this connection: the bus filters on the interface, the first argument.
+    const char *properties = devices ? "type='signal',interface='org.freedesktop.DBus.Properties',"
+                                       "member='PropertiesChanged',path_namespace='/org/bluez'"
+                                     : "type='signal',interface='org.freedesktop.DBus.Properties',"
+                                       "member='PropertiesChanged',path_namespace='/org/bluez',"
+                                       "arg0='org.bluez.Adapter1'";
+    const struct {
         const char *rule;
         sd_bus_message_handler_t handler;
     } matches[] = {
-        {"type='signal',interface='org.freedesktop.DBus.Properties',member='PropertiesChanged',"
-         "path_namespace='/org/bluez'",
-         waymark_on_properties_changed},
+        {properties, waymark_on_properties_changed},
         {"type='signal',interface='org.freedesktop.DBus.ObjectManager',member='InterfacesAdded',path='/'",
          waymark_on_interfaces_added},
         {"type='signal',interface='org.freedesktop.DBus.ObjectManager',member='InterfacesRemoved',path='/'",
@@ -520,9 +528,10 @@ static int waymark_dispatch(waymark_bus *bus) {
 }
 
 int waymark_bus_run(waymark_bus *bus, int wake_fd, uint64_t timeout_usec) {
-    // First what is already read (a method call's wait may have queued signals), then poll. The beacon source
-    // makes its calls synchronously, so no call of its own waits for an answer here: sd-bus's own timeout
-    // (`sd_bus_get_timeout`) has nothing to time out, and the caller's timeout is the poll's.
+    // First what is already read (a method call's wait may have queued signals), then poll. The one call whose
+    // answer comes here is the advertiser's RegisterAdvertisement (sent without waiting); the session gives it a
+    // deadline of its own (AdvertiseSession.answerTimeout), so sd-bus's timeout (`sd_bus_get_timeout`) is not
+    // polled for, and the caller's timeout is the poll's.
     int r = waymark_dispatch(bus);
     if (r != 0 || bus->count > 0) return r < 0 ? r : 0;
     int events = waymark_sd.get_events(bus->bus);
@@ -544,7 +553,6 @@ void waymark_wake_fd_clear(int wake_fd) {
     (void)!read(wake_fd, &value, sizeof value);
 }
 
-void waymark_bus_ignore_devices(waymark_bus *bus) { bus->ignore_devices = 1; }
 
 // The advertisement's properties, as bluetoothd reads them (doc/advertising-api.txt).
 
@@ -662,10 +670,15 @@ int waymark_advert_register(waymark_bus *bus, const char *adapter_path, char *er
     return r < 0 ? r : 0;
 }
 
-int waymark_advert_unregister(waymark_bus *bus, const char *adapter_path, char *error, size_t error_size) {
+int waymark_advert_unregister(waymark_bus *bus, const char *adapter_path, uint64_t timeout_usec, char *error,
+                              size_t error_size) {
     sd_bus_error bus_error = SD_BUS_ERROR_NULL;
-    int r = waymark_sd.call_method(bus->bus, "org.bluez", adapter_path, "org.bluez.LEAdvertisingManager1",
-                                   "UnregisterAdvertisement", &bus_error, NULL, "o", bus->advert_path);
+    sd_bus_message *call = NULL;
+    int r = waymark_sd.new_method_call(bus->bus, &call, "org.bluez", adapter_path, "org.bluez.LEAdvertisingManager1",
+                                       "UnregisterAdvertisement");
+    if (r >= 0) r = waymark_sd.append_basic(call, 'o', bus->advert_path);
+    if (r >= 0) r = waymark_sd.call(bus->bus, call, timeout_usec, &bus_error, NULL);
+    if (call != NULL) waymark_sd.message_unref(call);
     if (r < 0) {
         waymark_set_error(error, error_size, "UnregisterAdvertisement refused", &bus_error, r);
         waymark_sd.error_free(&bus_error);

@@ -51,7 +51,7 @@ import WaymarkCore
         (
             "[beacons.advertise]\ninterval = \"10ms\"\n",
             "waymark.toml:2: [beacons.advertise] interval = \"10ms\": must be from \"20ms\" to \"10240ms\" "
-                + "(BlueZ's range), or \"0s\" to leave it to BlueZ"
+                + "(a legacy advertisement's longest), or \"0s\" to leave it to BlueZ"
         ),
         (
             "[beacons.advertise]\nmeasured_power = 0\n",

@@ -27,10 +27,23 @@ import WaymarkTestSupport
         try bus.send(["op": "instances", "name": "hci0"]) as? [Int] ?? []
     }
 
+    /// An advertiser on `bus`, told to advertise, once BlueZ registered it.
+    static func advertising(on bus: BlueZTestBus) throws -> RunningAdvertiser {
+        let running = try RunningAdvertiser(bus: bus.address, beacon: beacon)
+        running.advertiser.setAdvertising(true)
+        do {
+            try running.wait("advertising") { $0.changes == ["on"] }
+        } catch {
+            running.stop()
+            throw error
+        }
+        return running
+    }
+
     /// The frame BlueZ read, decoded: Apple's manufacturer data, through Waymark's own iBeacon parser.
     @Test func registersTheIBeaconFrameThatWaymarksOwnRangingRecognises() throws {
         let bus = try Self.bus()
-        let running = RunningAdvertiser(bus: bus.address, beacon: Self.beacon, measuredPower: -61)
+        let running = try RunningAdvertiser(bus: bus.address, beacon: Self.beacon, measuredPower: -61)
         defer { running.stop() }
         running.advertiser.setAdvertising(true)
         try running.wait("advertising") { $0.changes == ["on"] }
@@ -57,10 +70,8 @@ import WaymarkTestSupport
 
     @Test func stopsWhenToldAndAtAStopAndStartsAgain() throws {
         let bus = try Self.bus()
-        let running = RunningAdvertiser(bus: bus.address, beacon: Self.beacon)
+        let running = try Self.advertising(on: bus)
         defer { running.stop() }
-        running.advertiser.setAdvertising(true)
-        try running.wait("advertising") { $0.changes == ["on"] }
         running.advertiser.setAdvertising(false)
         try running.wait("a stop") { $0.changes == ["on", "off"] }
         #expect(try Self.instances(bus) == [0, 4])
@@ -76,10 +87,13 @@ import WaymarkTestSupport
 
     @Test func refusedWhenNoInstanceIsFreeThenRetriedUntilOneIs() throws {
         let bus = try Self.bus(instances: 1)
-        let other = RunningAdvertiser(bus: bus.address, beacon: BeaconID(uuid: Self.beacon.uuid, major: 1, minor: 1))
+        let other = try RunningAdvertiser(
+            bus: bus.address,
+            beacon: BeaconID(uuid: Self.beacon.uuid, major: 1, minor: 1)
+        )
         other.advertiser.setAdvertising(true)
         try other.wait("the other advertiser") { $0.changes == ["on"] }
-        let running = RunningAdvertiser(bus: bus.address, beacon: Self.beacon)
+        let running = try RunningAdvertiser(bus: bus.address, beacon: Self.beacon)
         defer { running.stop() }
         running.advertiser.setAdvertising(true)
         try running.wait("a refusal") { $0.failures == [.bluetoothAdvertisingRefused] }
@@ -96,7 +110,7 @@ import WaymarkTestSupport
     @Test func anIntervalBlueZRefusesIsSaidAndNeverCrashes() throws {
         let bus = try Self.bus()
         // 10 ms: under BlueZ's 20 ms, refused by bluetoothd's parser as "Failed to parse advertisement."
-        let running = RunningAdvertiser(bus: bus.address, beacon: Self.beacon, interval: .milliseconds(10))
+        let running = try RunningAdvertiser(bus: bus.address, beacon: Self.beacon, interval: .milliseconds(10))
         defer { running.stop() }
         running.advertiser.setAdvertising(true)
         try running.wait("a refusal") { $0.failures == [.bluetoothAdvertisingRefused] }
@@ -109,10 +123,8 @@ import WaymarkTestSupport
 
     @Test func registersAgainAfterBluetoothdRestartsAndAfterARelease() throws {
         let bus = try Self.bus()
-        let running = RunningAdvertiser(bus: bus.address, beacon: Self.beacon)
+        let running = try Self.advertising(on: bus)
         defer { running.stop() }
-        running.advertiser.setAdvertising(true)
-        try running.wait("advertising") { $0.changes == ["on"] }
 
         // bluetoothd calls Release (its manager goes): stopped, then registered again.
         #expect(try bus.send(["op": "release", "name": "hci0"]) as? Int == 1)
@@ -131,12 +143,81 @@ import WaymarkTestSupport
         #expect(running.failures.contains(.bluetoothUnavailable))
     }
 
-    @Test func theAdapterRemovedAndAddedAgain() throws {
-        let bus = try Self.bus()
-        let running = RunningAdvertiser(bus: bus.address, beacon: Self.beacon)
+    /// Review of issue 41, finding 1: a refusal said once was never said again once the wish went off and on.
+    @Test func aRefusalIsSaidAgainWhenAdvertisingIsWantedAgain() throws {
+        let bus = try Self.bus(instances: 0)
+        let running = try RunningAdvertiser(bus: bus.address, beacon: Self.beacon)
         defer { running.stop() }
         running.advertiser.setAdvertising(true)
-        try running.wait("advertising") { $0.changes == ["on"] }
+        try running.wait("a refusal") { $0.failures == [.bluetoothAdvertisingRefused] }
+        running.advertiser.setAdvertising(false)
+        usleep(300_000)  // the advertiser's thread takes the wish that ends
+        running.advertiser.setAdvertising(true)
+        try running.wait("the refusal said again") {
+            $0.failures == [.bluetoothAdvertisingRefused, .bluetoothAdvertisingRefused]
+        }
+        #expect(running.changes.isEmpty)
+    }
+
+    /// Finding 3: the radio off is a stop (nothing goes out), on again advertising again, and each time said.
+    @Test func theAdapterPoweredOffAndOnAgain() throws {
+        let bus = try Self.bus()
+        let running = try Self.advertising(on: bus)
+        defer { running.stop() }
+        for round in 1...2 {
+            try bus.send(["op": "power", "name": "hci0", "on": false])
+            try running.wait("the adapter off, round \(round)") {
+                $0.changes.last == "off adapter_off" && $0.failures.count == round
+            }
+            try bus.send(["op": "power", "name": "hci0", "on": true])
+            try running.wait("advertising again, round \(round)") { $0.changes.count == 1 + 2 * round }
+        }
+        #expect(running.changes == ["on", "off adapter_off", "on", "off adapter_off", "on"])
+        #expect(running.failures == [.bluetoothAdapterOff, .bluetoothAdapterOff])
+        // bluetoothd kept the one registration through both: none was added.
+        #expect(try Self.advertisements(bus).count == 1)
+        #expect(try Self.instances(bus) == [1, 3])
+    }
+
+    /// Finding 4: an unregistration that fails must not leave the board advertising while it should be silent.
+    @Test func aFailedUnregistrationDropsTheConnectionSoBlueZRemovesTheAdvertisement() throws {
+        let bus = try Self.bus()
+        let running = try Self.advertising(on: bus)
+        defer { running.stop() }
+        try bus.send(["op": "refuse_unregister", "name": "hci0"])
+        running.advertiser.setAdvertising(false)
+        try running.wait("a stop") { $0.changes == ["on", "off"] }
+        #expect(running.failures == [.bluetoothAdvertisingRefused])
+        try running.wait("the advertisement gone from BlueZ", seconds: 5) { _ in
+            (try? Self.instances(bus)) == [0, 4]
+        }
+        // Wanted again: a new connection registers, not refused as AlreadyExists.
+        running.advertiser.setAdvertising(true)
+        try running.wait("advertising again") { $0.changes == ["on", "off", "on"] }
+        #expect(try Self.instances(bus) == [1, 3])
+    }
+
+    /// Finding 6: a slow bluetoothd must not hold the agent's exit (and its last commit) for sd-bus's 25 s.
+    @Test func theUnregistrationAtExitWaitsTwoSecondsAtMost() throws {
+        let bus = try Self.bus()
+        let running = try Self.advertising(on: bus)
+        try bus.send(["op": "delay_unregister", "name": "hci0", "seconds": 6])
+        let start = Date()
+        running.stop()
+        let took = Date().timeIntervalSince(start)
+        #expect(running.hasEnded)
+        #expect(took >= 1.5 && took < 4, "the stop took \(took) s")
+        #expect(running.failures == [.bluetoothAdvertisingRefused])
+        // The connection closed: bluetoothd, once it answers again, has removed the advertisement.
+        try running.wait("the advertisement gone from BlueZ", seconds: 10) { _ in
+            (try? Self.instances(bus)) == [0, 4]
+        }
+    }
+
+    @Test func theAdapterRemovedAndAddedAgain() throws {
+        let bus = try Self.bus()
+        let running = try Self.advertising(on: bus)
+        defer { running.stop() }
         try bus.send(["op": "remove_adapter", "name": "hci0"])
         try running.wait("the adapter removed") { $0.changes == ["on", "off adapter_removed"] }
         #expect(running.failures == [.bluetoothNoAdapter])
@@ -147,7 +228,7 @@ import WaymarkTestSupport
 
     @Test func scanningAndAdvertisingTogetherOnOneAdapter() throws {
         let bus = try Self.bus()
-        let running = RunningAdvertiser(bus: bus.address, beacon: Self.beacon)
+        let running = try RunningAdvertiser(bus: bus.address, beacon: Self.beacon)
         defer { running.stop() }
         let scanner = RunningScanner(bus: bus.address)
         defer { scanner.stop() }

@@ -10,9 +10,9 @@ final class RunningAdvertiser: Sendable {
     private let emitted = Mutex<[AdvertiserEvent]>([])
     private let ended = Mutex(false)
 
-    init(bus: String, beacon: BeaconID, measuredPower: Int = -59, interval: Duration? = .milliseconds(100)) {
+    init(bus: String, beacon: BeaconID, measuredPower: Int = -59, interval: Duration? = .milliseconds(100)) throws {
         advertiser = BlueZAdvertiser(
-            configuration: AdvertiserConfiguration(
+            configuration: try AdvertiserConfiguration(
                 busAddress: bus,
                 beacon: beacon,
                 measuredPower: measuredPower,

@@ -13,10 +13,16 @@ struct BeaconAdvertisingTests {
 
     typealias Workspace = BeaconRegionTests.Workspace
 
-    /// A configuration that advertises `when` on `bus`, pausing after 5 s standing still; `scanning` also
-    /// monitors the beacon region "depot" (its gate's beacon, major 1).
-    static func workspace(bus: String, when: String, scanning: Bool = false, metrics: String? = nil) throws -> Workspace
-    {
+    /// A configuration that advertises `when` on `bus`, pausing after 5 s standing still (`probing`: with the GNSS
+    /// watch dropped while paused, as by default); `scanning` also monitors the beacon region "depot" (its gate's
+    /// beacon, major 1).
+    static func workspace(
+        bus: String,
+        when: String,
+        scanning: Bool = false,
+        metrics: String? = nil,
+        probing: Bool = true
+    ) throws -> Workspace {
         try Workspace(
             bus: bus,
             exitAfter: "5s",
@@ -28,6 +34,7 @@ struct BeaconAdvertisingTests {
             extra: """
                 [activity]
                 pause_after = "5s"
+                power_save = \(probing)
                 \(metrics.map { "\n[metrics]\ntextfile = \"\($0)\"\ninterval = \"1s\"\n" } ?? "")
 
                 [beacons.advertise]
@@ -118,6 +125,53 @@ struct BeaconAdvertisingTests {
         #expect(try bus.send(["op": "instances", "name": "hci0"]) as? [Int] == [0, 4])
     }
 
+    /// The Regensburg drive (a car standing at its start, then driving), paced: the agent pauses in the first
+    /// seconds and resumes when the car drives off.
+    static func drive() throws -> GPSDTestServer {
+        try GPSDTestServer(log: Fixtures.gpsdLog("20100411_Geko_Regensburg.log"), linesPerSecond: 10)
+    }
+
+    /// Review of issue 41, finding 15: under `moving`, a pause stops advertising and the drive that follows starts
+    /// it again.
+    @Test func advertisesAgainWhenTheVehicleDrivesOffAfterAPause() throws {
+        let bus = try Self.bus()
+        let gpsd = try Self.drive()
+        let workspace = try Self.workspace(bus: bus.address, when: "moving", probing: false)
+        let agent = try Self.start(workspace, gpsd: gpsd)
+        try Self.wait(agent, "a start, a stop and a start", seconds: 30) { Self.advertising(agent.stdout).count >= 3 }
+        #expect(
+            Array(Self.advertising(agent.stdout).prefix(3)) == ["started moving", "stopped paused", "started moving"]
+        )
+        let activity = BeaconRegionTests.events(agent.stdout, ["pause", "resume"]).compactMap { $0["type"] as? String }
+        #expect(activity.prefix(2) == ["pause", "resume"])
+        #expect(try bus.send(["op": "instances", "name": "hci0"]) as? [Int] == [1, 3])
+        #expect(agent.interrupt() == 0, "\(agent.stderr)")
+    }
+
+    /// Findings 1 and 15: a refusal under `moving` is an error and an alarm at every drive, not only the first;
+    /// the pause between ends the alarm.
+    @Test func aRefusalIsSaidWithItsAlarmAgainAtTheNextDrive() throws {
+        let bus = try Self.bus(instances: 0)
+        let gpsd = try Self.drive()
+        let workspace = try Self.workspace(bus: bus.address, when: "moving", probing: false)
+        let agent = try Self.start(workspace, gpsd: gpsd)
+        try Self.wait(agent, "two refusals with their alarms", seconds: 30) {
+            Self.advertising(agent.stdout).count >= 4
+        }
+        let refusal = ["error bluetooth_advertising_refused", "error beacon_source_failed"]
+        #expect(Array(Self.advertising(agent.stdout).prefix(4)) == refusal + refusal)
+        let seq = { (type: String) in
+            BeaconRegionTests.events(agent.stdout, [type]).compactMap { $0["seq"] as? Int }
+        }
+        let alarms = BeaconRegionTests.events(agent.stdout, ["error"]).filter {
+            $0["code"] as? String == "beacon_source_failed"
+        }.compactMap { $0["seq"] as? Int }
+        let cleared = try #require(seq("alarm_cleared").first)
+        let resumed = try #require(seq("resume").first)
+        #expect(alarms.count >= 2 && alarms[0] < cleared && cleared < resumed && resumed < alarms[1])
+        #expect(agent.interrupt() == 0, "\(agent.stderr)")
+    }
+
     @Test func advertisesInsideARegionThatItsOwnScanningEnters() throws {
         let bus = try Self.bus()
         let gpsd = try Self.gpsd()
@@ -179,6 +233,18 @@ struct BeaconAdvertisingTests {
         #expect(status.stdout.contains("beacon_source_failed"), "\(status.stdout)")
         #expect(status.stdout.contains("\nadvertising   off (wanted: always); "), "\(status.stdout)")
         #expect(agent.interrupt() == 0, "\(agent.stderr)")
+    }
+
+    /// Finding 13: a beacon region listed while nothing scans is said at the start, in the journal.
+    @Test func aBeaconRegionThatNothingScansForIsSaid() throws {
+        let bus = try Self.bus()
+        let gpsd = try Self.gpsd()
+        let workspace = try Self.workspace(bus: bus.address, when: "regions", scanning: false)
+        let agent = try Self.start(workspace, gpsd: gpsd)
+        let warning = #"[beacons.advertise] regions: "depot" is a beacon region and [beacons] enabled = false"#
+        try Self.wait(agent, "the warning", seconds: 10) { agent.stderr.contains(warning) }
+        #expect(agent.interrupt() == 0, "\(agent.stderr)")
+        #expect(Self.advertising(agent.stdout).isEmpty)
     }
 
     @Test func theAlarmEndsWhenAdvertisingIsNoLongerWanted() throws {

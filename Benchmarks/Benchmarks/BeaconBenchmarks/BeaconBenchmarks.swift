@@ -6,8 +6,9 @@ import WaymarkCore
 /// The regions are a fleet's depot gates: one proximity UUID, one major per gate (`UUID:MAJOR`), and one region of
 /// the UUID alone (every vehicle tag of the fleet). The sightings are tags of the fleet heard at the gates in turn,
 /// so each matches the fleet's region and one gate's, as at a depot; one iteration observes 1,000 of them after
-/// a first pass has entered every region, so the wall clock is per 1,000 sightings of a steady state. `beacons.observe.peer-scan.1000` is the check the monitor made before its
-/// index (every region's constraint against each sighting), for the same sightings.
+/// a first pass has entered every region, so the wall clock is per 1,000 sightings of a steady state.
+/// `beacons.observe.peer-scan.1000` is the check the monitor made before its index (every region's constraint
+/// against each sighting), for the same sightings.
 let benchmarks: @Sendable () -> Void = {
     for count in [10, 1000] {
         Benchmark(

@@ -53,8 +53,10 @@ struct waymark_bluez_event {
 const char *waymark_bluez_library_open(void);
 
 /// Connects to `address` (a D-Bus address), or to the system bus when NULL (`DBUS_SYSTEM_BUS_ADDRESS` or the
-/// default socket), and subscribes to BlueZ's signals. Returns 0, or a negative errno with `error` filled.
-int waymark_bus_open(const char *address, waymark_bus **bus, char *error, size_t error_size);
+/// default socket), and subscribes to BlueZ's signals; without `devices` (the advertiser's connection: it needs
+/// adapters and bluetoothd's comings and goings, not the advertisements heard), only to the adapters' property
+/// changes, and queues no device events. Returns 0, or a negative errno with `error` filled.
+int waymark_bus_open(const char *address, int devices, waymark_bus **bus, char *error, size_t error_size);
 void waymark_bus_close(waymark_bus *bus);
 
 /// Asks BlueZ for its objects (adapters and devices: queued as `ADAPTER` and `DEVICE_KNOWN`) and for the
@@ -73,9 +75,6 @@ int waymark_bus_run(waymark_bus *bus, int wake_fd, uint64_t timeout_usec);
 /// Takes the oldest queued event into `event`; returns 0 when none is left.
 int waymark_bus_next(waymark_bus *bus, struct waymark_bluez_event *event);
 
-/// Queues no device events on this connection (the advertiser's: it needs adapters and bluetoothd's comings and
-/// goings, not the advertisements heard).
-void waymark_bus_ignore_devices(waymark_bus *bus);
 
 /// Exports an `org.bluez.LEAdvertisement1` object at `path`: `Type` "broadcast", `ManufacturerData` {0x004C:
 /// `apple`}, `MinInterval` and `MaxInterval` in milliseconds (left out when 0), and `Release`. sd-bus answers
@@ -88,9 +87,10 @@ int waymark_advert_export(waymark_bus *bus, const char *path, const uint8_t *app
 /// `ADVERT_REGISTERED` or `ADVERT_REFUSED`). Returns 0, or a negative errno when the call could not be sent.
 int waymark_advert_register(waymark_bus *bus, const char *adapter_path, char *error, size_t error_size);
 
-/// `UnregisterAdvertisement(path)` on the adapter, waiting for the answer. Returns 0, or a negative errno with
-/// BlueZ's error name and message in `error`.
-int waymark_advert_unregister(waymark_bus *bus, const char *adapter_path, char *error, size_t error_size);
+/// `UnregisterAdvertisement(path)` on the adapter, waiting for the answer up to `timeout_usec` (0: sd-bus's own
+/// 25 s). Returns 0, or a negative errno with BlueZ's error name and message in `error`.
+int waymark_advert_unregister(waymark_bus *bus, const char *adapter_path, uint64_t timeout_usec, char *error,
+                              size_t error_size);
 
 /// Why the last `RegisterAdvertisement` was refused: BlueZ's error name and message.
 const char *waymark_advert_error(waymark_bus *bus);

@@ -46,13 +46,18 @@ public struct AdvertiseSettings: Sendable, Equatable {
     /// What the live advertiser needs, on the bus and adapter of `[beacons]`; nil unless enabled.
     func advertiser(_ beacons: BeaconsSettings) -> AdvertiserConfiguration? {
         guard enabled, let beacon else { return nil }
-        return AdvertiserConfiguration(
-            busAddress: beacons.bus,
-            adapter: beacons.adapter,
-            beacon: beacon,
-            measuredPower: measuredPower,
-            interval: interval == .zero ? nil : interval
-        )
+        do {
+            return try AdvertiserConfiguration(
+                busAddress: beacons.bus,
+                adapter: beacons.adapter,
+                beacon: beacon,
+                measuredPower: measuredPower,
+                interval: interval == .zero ? nil : interval
+            )
+        } catch {
+            // read(from:) keeps measured_power in the same range: a programmer's error, not data.
+            preconditionFailure("[beacons.advertise] passed its own checks and still: \(error)")
+        }
     }
 
     /// Reads `[beacons.advertise]`.
@@ -89,7 +94,9 @@ public struct AdvertiseSettings: Sendable, Equatable {
             return .rejected("must be a duration such as \"100ms\"")
         }
         guard duration == .zero || (.milliseconds(20)...(.milliseconds(10_240))).contains(duration) else {
-            return .rejected("must be from \"20ms\" to \"10240ms\" (BlueZ's range), or \"0s\" to leave it to BlueZ")
+            return .rejected(
+                "must be from \"20ms\" to \"10240ms\" (a legacy advertisement's longest), or \"0s\" to leave it to BlueZ"
+            )
         }
         return .accepted(duration)
     }

@@ -246,6 +246,6 @@ struct FleetCommands: Sendable {
         Files.syncDirectory(of: path)
         reload()
         if let effective = try? hooks.source?.load() { digest = FleetDigests.configuration(effective) }
-        return .success("configuration applied (\(path))")
+        return .success("configuration applied (\(path)); \(ConfigurationReloadService.appliedAtNextStart)")
     }
 }

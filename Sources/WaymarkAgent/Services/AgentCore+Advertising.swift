@@ -6,10 +6,12 @@ extension AgentCore {
     /// beacon) whether the board should advertise; the new wish when it changed, else nil. A wish that ends
     /// ends the alarm of a failure to advertise: nothing is tried any more.
     mutating func advertisingWish(now: MonotonicInstant, wallClock: Timestamp) -> Bool? {
-        guard advertising != nil else { return nil }
-        let inside = pipeline.regions.insideIDs + (beacons?.insideIDs ?? [])
-        let paused = pipeline.activity.isPaused
-        guard let wish = advertising?.policy.update(paused: paused, inside: inside, now: now)?.advertising else {
+        guard let rule = advertising?.policy.rule else { return nil }
+        // The regions the vehicle is inside, gathered at every step only for the rule that reads them.
+        var inside: [String] = []
+        if case .insideRegions = rule { inside = pipeline.regions.insideIDs + (beacons?.insideIDs ?? []) }
+        let pause = pipeline.activity.pause?.reason
+        guard let wish = advertising?.policy.update(pause: pause, inside: inside, now: now)?.advertising else {
             return nil
         }
         if !wish, let changes = health?.beaconSource("advertising", failure: nil, now: now), !changes.isEmpty {
@@ -52,10 +54,14 @@ extension AgentCore {
                 state.stops += 1
             }
         case .failure(let failure):
-            state.failures += 1
-            state.lastFailure = failure.message
             events.append(Event(time: time, kind: .error(ErrorReport(code: failure.code, message: failure.message))))
-            alarms = health?.beaconSource("advertising", failure: failure.message, now: now) ?? []
+            // A failure while nothing is wanted (an unregistration refused) is said, but no alarm is raised that
+            // only a later registration could end.
+            if state.policy.wantsAdvertising {
+                state.failures += 1
+                state.lastFailure = failure.message
+                alarms = health?.beaconSource("advertising", failure: failure.message, now: now) ?? []
+            }
         }
         advertising = state
         operating.noteChange()

@@ -15,6 +15,11 @@ struct ConfigurationReloadService: Service {
     private let notifier: SystemdNotifier?
     private let logger: Logger
 
+    /// What a reload does not change, said in its log line and in a remote configuration's answer: these
+    /// settings are read once, when the agent starts (the advertiser's thread and connection among them).
+    static let appliedAtNextStart =
+        "the rest of [agent], [spool], [sinks.file] and [beacons.advertise] apply at the next start"
+
     init(
         source: ConfigurationSource,
         connection: GPSDConnection,
@@ -56,7 +61,7 @@ struct ConfigurationReloadService: Service {
         let gpsd = GPSDConnection.Configuration(configuration.gpsd, keeping: connection.configuration)
         if gpsd == connection.configuration {
             logger.info(
-                "SIGHUP: \(file) reloaded; [location], [heading], [activity], [regions], [deferred] and [agent] device_id apply at once, the gpsd connection is unchanged; the rest of [agent], [spool] and [sinks.file] apply at the next start"
+                "SIGHUP: \(file) reloaded; [location], [heading], [activity], [regions], [deferred] and [agent] device_id apply at once, the gpsd connection is unchanged; \(Self.appliedAtNextStart)"
             )
         } else {
             logger.notice("SIGHUP: \(file) reloaded; reconnecting to gpsd at \(gpsd.server)")

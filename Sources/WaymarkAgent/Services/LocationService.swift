@@ -308,6 +308,9 @@ public final class LocationService: Service, Sendable {
                 logger.notice(enabled ? "deferral resumed (waymark defer on)" : "deferral ended (waymark defer off)")
                 state.core.applyDeferral(settings, wallClock: SystemClocks.wall(), now: SystemClocks.monotonic())
             case .regions(let regions):
+                for problem in advertising?.rule.unreachableRegions(in: regions, scanning: beaconBatches != nil) ?? [] {
+                    logger.warning("\(problem)")
+                }
                 var time = SystemClocks.wall()
                 if case .batch(let batch) = trigger, let first = batch.first { time = first.wallClock }
                 state.core.monitor(regions, at: time, now: SystemClocks.monotonic())

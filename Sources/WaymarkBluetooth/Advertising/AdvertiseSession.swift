@@ -9,6 +9,8 @@ struct AdvertiseSession {
     /// The connection (the advertisement exported on it), bluetoothd, the adapter, and the retries.
     private var link: BlueZLink
     private var registration = Registration.none
+    /// The wish of the last step: a wish that comes again says its failures again, even one said before.
+    private var wasWanted = false
 
     private enum Registration {
         case none
@@ -20,6 +22,9 @@ struct AdvertiseSession {
     /// How long an answer to `RegisterAdvertisement` may take before the call is made again (sd-bus's own limit
     /// is 25 s).
     static let answerTimeout: Duration = .seconds(30)
+    /// How long the unregistration at exit may wait: the agent's last commit waits for it (systemd's stop timeout is
+    /// 30 s), and the connection's close removes the advertisement anyway.
+    static let exitTimeout: Duration = .seconds(2)
 
     init(configuration: AdvertiserConfiguration, now: MonotonicInstant) {
         self.configuration = configuration
@@ -32,8 +37,14 @@ struct AdvertiseSession {
     /// returns when the next one is due.
     mutating func step(wanted: Bool, now: MonotonicInstant, emit: (AdvertiserEvent) -> Void) -> MonotonicInstant {
         let idle = now + .seconds(3600)
-        // Nothing wanted and nothing registered: no connection is needed yet.
-        if !wanted, link.connection == nil { return idle }
+        defer { wasWanted = wanted }
+        if wanted, !wasWanted { link.succeeded() }
+        // Nothing wanted and nothing registered: no connection is needed, and none is kept, so that nothing
+        // bluetoothd does while the board is silent (a restart, an adapter off) is said as a failure.
+        if !wanted, case .none = registration {
+            link.close()
+            return idle
+        }
         // Copied out: the closure must not reach into `self` while the link changes.
         let (path, interval) = (configuration.objectPath, configuration.intervalMilliseconds)
         let frame = IBeaconFrame.encode(configuration.beacon, measuredPower: configuration.measuredPower)
@@ -87,6 +98,7 @@ struct AdvertiseSession {
             return link.retryAt
         case .registered(let adapter) where !wanted:
             unregister(on: adapter, now: now, emit: emit)
+            link.close()
             return idle
         case .none, .registered:
             return idle
@@ -118,17 +130,26 @@ struct AdvertiseSession {
     /// Unregisters (a clean exit) and closes the connection: bluetoothd also drops the advertisements of a
     /// connection that closes, so a crash leaves none behind either.
     mutating func close(now: MonotonicInstant, emit: (AdvertiserEvent) -> Void) {
-        if case .registered(let adapter) = registration { unregister(on: adapter, now: now, emit: emit) }
+        if case .registered(let adapter) = registration {
+            unregister(on: adapter, timeout: Self.exitTimeout, now: now, emit: emit)
+        }
         link.close()
     }
 
-    private mutating func unregister(on adapter: String, now: MonotonicInstant, emit: (AdvertiserEvent) -> Void) {
+    private mutating func unregister(
+        on adapter: String,
+        timeout: Duration? = nil,
+        now: MonotonicInstant,
+        emit: (AdvertiserEvent) -> Void
+    ) {
         do {
-            try link.connection?.unregisterAdvertisement(on: adapter)
+            try link.connection?.unregisterAdvertisement(on: adapter, timeout: timeout)
         } catch  where error.isDoesNotExist {
             // bluetoothd forgot it already (it restarted, the adapter went): stopped all the same.
         } catch {
-            // Not unregistered, but given up: the connection's close takes the advertisement with it.
+            // Not unregistered: the connection is dropped, and bluetoothd's watch on it removes the advertisement
+            // (else the board would go on advertising, and the next registration be AlreadyExists).
+            link.lose()
             fail(.bluetoothAdvertisingRefused, "\(adapter): \(error)", now: now, retrying: false, emit: emit)
         }
         stopped(reason: nil, emit: emit)
@@ -153,7 +174,9 @@ struct AdvertiseSession {
     ) {
         switch link.note(message, now: now) {
         case .poweredOff(let path):
-            // bluetoothd keeps a registration while its adapter is off and advertises again when it is on.
+            // Nothing goes out while the radio is off. bluetoothd keeps the registration, so the registration made
+            // when it is on again is AlreadyExists: advertising again.
+            stopped(reason: "adapter_off", emit: emit)
             fail(.bluetoothAdapterOff, "\(path) was powered off", now: now, retrying: false, emit: emit)
         case .removed(let path):
             stopped(reason: "adapter_removed", emit: emit)
@@ -166,10 +189,10 @@ struct AdvertiseSession {
         }
         switch message {
         case .advertisementRegistered:
-            guard case .pending(_, let adapter) = registration else { return }
-            registration = .registered(adapter: adapter)
-            link.succeeded()
-            emit(.advertising(true, reason: nil))
+            registered(emit: emit)
+        case .advertisementRefused(let why) where why.contains("org.bluez.Error.AlreadyExists"):
+            // bluetoothd has this connection's advertisement already (kept while its adapter was off).
+            registered(emit: emit)
         case .advertisementRefused(let why):
             guard case .pending(_, let adapter) = registration else { return }
             registration = .none
@@ -180,6 +203,14 @@ struct AdvertiseSession {
         default:
             break
         }
+    }
+
+    /// The answer to the pending registration is yes.
+    private mutating func registered(emit: (AdvertiserEvent) -> Void) {
+        guard case .pending(_, let adapter) = registration else { return }
+        registration = .registered(adapter: adapter)
+        link.succeeded()
+        emit(.advertising(true, reason: nil))
     }
 
     private mutating func fail(

@@ -6,9 +6,10 @@ public struct AdvertiserConfiguration: Hashable, Sendable {
     public var busAddress: String?
     /// The adapter's name (`hci0`); nil takes the first powered one.
     public var adapter: String?
-    /// The beacon the board is, and its measured power (the RSSI at 1 m, dBm, -100...-1).
+    /// The beacon the board is, and its measured power (the RSSI at 1 m, dBm, in
+    /// ``IBeaconFrame/validMeasuredPower``: checked by the `init`).
     public var beacon: BeaconID
-    public var measuredPower: Int
+    public private(set) var measuredPower: Int
     /// The advertising interval asked of BlueZ (`MinInterval` = `MaxInterval`); nil leaves it to BlueZ and the
     /// controller. BlueZ accepts 20 ms to 10,485 s.
     public var interval: Duration?
@@ -18,6 +19,8 @@ public struct AdvertiserConfiguration: Hashable, Sendable {
     /// The object path of the advertisement the agent exports.
     public var objectPath: String
 
+    /// - Throws: ``Invalid`` when `measuredPower` is outside ``IBeaconFrame/validMeasuredPower``: no reader could
+    ///   range such a beacon.
     public init(
         busAddress: String? = nil,
         adapter: String? = nil,
@@ -27,7 +30,12 @@ public struct AdvertiserConfiguration: Hashable, Sendable {
         retryMin: Duration = .seconds(1),
         retryMax: Duration = .seconds(60),
         objectPath: String = "/org/waymark/beacon0"
-    ) {
+    ) throws(Invalid) {
+        guard IBeaconFrame.validMeasuredPower.contains(measuredPower) else {
+            throw Invalid(
+                description: "measured power \(measuredPower) dBm: an iBeacon's is -100...-1 dBm (the RSSI at 1 m)"
+            )
+        }
         self.busAddress = busAddress
         self.adapter = adapter
         self.beacon = beacon
@@ -41,5 +49,12 @@ public struct AdvertiserConfiguration: Hashable, Sendable {
     /// The interval in whole milliseconds, as BlueZ takes it.
     var intervalMilliseconds: UInt32? {
         interval.map { UInt32(clamping: $0.nanoseconds / 1_000_000) }
+    }
+}
+
+extension AdvertiserConfiguration {
+    /// A value an ``AdvertiserConfiguration`` cannot take, named with what is allowed.
+    public struct Invalid: Error, Hashable, Sendable, CustomStringConvertible {
+        public var description: String
     }
 }

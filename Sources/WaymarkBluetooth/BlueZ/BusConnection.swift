@@ -44,13 +44,12 @@ final class BusConnection {
         var error = [CChar](repeating: 0, count: 512)
         let code: Int32 =
             if let address {
-                waymark_bus_open(address, &bus, &error, error.count)
+                waymark_bus_open(address, devices ? 1 : 0, &bus, &error, error.count)
             } else {
-                waymark_bus_open(nil, &bus, &error, error.count)
+                waymark_bus_open(nil, devices ? 1 : 0, &bus, &error, error.count)
             }
         guard code == 0, let bus else { throw Failure(code: code, description: Self.text(error)) }
         self.bus = bus
-        if !devices { waymark_bus_ignore_devices(bus) }
     }
 
     deinit { waymark_bus_close(bus) }
@@ -87,9 +86,10 @@ final class BusConnection {
     }
 
     /// Asks the adapter to stop advertising the exported object, and waits for the answer.
-    func unregisterAdvertisement(on adapterPath: String) throws(Failure) {
+    func unregisterAdvertisement(on adapterPath: String, timeout: Duration? = nil) throws(Failure) {
         var error = [CChar](repeating: 0, count: 512)
-        let code = waymark_advert_unregister(bus, adapterPath, &error, error.count)
+        let microseconds = timeout.map { UInt64(clamping: max($0.nanoseconds / 1000, 1)) } ?? 0
+        let code = waymark_advert_unregister(bus, adapterPath, microseconds, &error, error.count)
         guard code == 0 else { throw Failure(code: code, description: Self.text(error)) }
     }
 

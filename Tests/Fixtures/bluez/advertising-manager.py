@@ -8,8 +8,13 @@ src/advertising.c (BlueZ 5.66) does, as far as a client can tell:
   the caller with org.freedesktop.DBus.Properties.GetAll, and what bluetoothd's parsers refuse is Failed "Failed
   to parse advertisement." (Type not broadcast/peripheral, ManufacturerData not a{qv} of ay, MinInterval or
   MaxInterval outside 20 ms..10485 s or min > max, TxPower outside -127..20, flags set on a broadcast); data
-  longer than a legacy advertisement's 31 bytes is Failed "Failed to register advertisement".
-- UnregisterAdvertisement(o): unknown (sender, path) is DoesNotExist.
+  longer than a legacy advertisement's 31 bytes is the same Failed "Failed to parse advertisement." (bluetoothd
+  refuses manufacturer data over its length limit while parsing, and a whole advertisement that does not fit when it
+  builds it).
+- UnregisterAdvertisement(o): unknown (sender, path) is DoesNotExist. After refuse_unregister(self, name) every
+  call is Failed and the advertisement stays registered: not bluetoothd's behaviour, a stand-in for a call that
+  fails on the way (no answer in time), which leaves the advertisement on the air. After
+  delay_unregister(self, name, seconds) every call is answered that late (a slow bluetoothd; the whole mock waits).
 - ActiveInstances and SupportedInstances (y) follow, with PropertiesChanged; a client that leaves the bus loses
   its advertisements (bluetoothd's disconnect watch).
 - release(self, name) calls Release on every advertisement and forgets them, as bluetoothd does when the
@@ -17,6 +22,7 @@ src/advertising.c (BlueZ 5.66) does, as far as a client can tell:
 Every registration's properties are kept in self.advertisements[name] for the test to decode.
 """
 import inspect
+import time
 
 import dbus
 
@@ -73,7 +79,7 @@ def parse(props):
     if props.get('Discoverable') and record.get('Type') == 'broadcast':
         raise failed('Failed to parse advertisement.')
     if length > MAX_ADV_LEN:
-        raise failed('Failed to register advertisement')
+        raise failed('Failed to parse advertisement.')
     return record
 
 
@@ -113,6 +119,9 @@ def install(mock, objects, name, maximum):
 
     def unregister(self, advertisement):
         key = (caller(), str(advertisement))
+        time.sleep(getattr(mock, 'unregister_delay', {}).get(name, 0))
+        if name in getattr(mock, 'unregister_refused', set()):
+            raise failed('Unregistration refused by the test')
         if key not in registered:
             raise dbus.exceptions.DBusException('Does Not Exist', name='org.bluez.Error.DoesNotExist')
         del registered[key]
@@ -141,3 +150,14 @@ def release(mock, name):
         mock.connection.call_blocking(sender, path, ADVERTISEMENT, 'Release', '', [], timeout=10)
         del registered[(sender, path)]
     return len(mock.advertisements.get(name, []))
+
+
+def refuse_unregister(mock, name):
+    mock.unregister_refused = getattr(mock, 'unregister_refused', set()) | {name}
+    return 0
+
+
+def delay_unregister(mock, name, seconds):
+    mock.unregister_delay = getattr(mock, 'unregister_delay', {})
+    mock.unregister_delay[name] = seconds
+    return 0

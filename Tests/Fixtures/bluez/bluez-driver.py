@@ -23,6 +23,8 @@ stdout: {"ok": true, "value": ...} or {"ok": false, "error": "..."}. Commands ("
   instances NAME               [ActiveInstances, SupportedInstances]
   release NAME                 call Release on each registered advertisement and forget it (as bluetoothd
                                does when the manager goes)
+  refuse_unregister NAME       every later UnregisterAdvertisement on it fails and leaves the advertisement
+  delay_unregister NAME SECONDS  every later UnregisterAdvertisement on it is answered SECONDS late
 """
 import pathlib
 import json
@@ -141,6 +143,11 @@ def run(command):
         return [int(value['ActiveInstances']), int(value['SupportedInstances'])]
     if op == 'release':
         return mock_call('ReleaseAdvertising', 's', in_namespace('release(self, *args)'), command['name'])
+    if op == 'delay_unregister':
+        return mock_call('DelayUnregister', 'sd', in_namespace('delay_unregister(self, *args)'), command['name'],
+                         float(command['seconds']))
+    if op == 'refuse_unregister':
+        return mock_call('RefuseUnregister', 's', in_namespace('refuse_unregister(self, *args)'), command['name'])
     raise ValueError('unknown op ' + op)
 
 

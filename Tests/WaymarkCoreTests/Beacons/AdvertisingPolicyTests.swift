@@ -6,24 +6,24 @@ import WaymarkCore
 @Suite struct AdvertisingPolicyTests {
     typealias V = BeaconTestValues
 
-    /// One moment of a drive: the vehicle paused or not, the regions it is inside.
+    /// One moment of a drive: the vehicle paused (and why) or not, the regions it is inside.
     struct Step: Sendable {
         var second: Double
-        var paused: Bool
+        var pause: PauseReport.Reason?
         var inside: [String] = []
     }
 
     /// A drive: moving out of the depot, through the gate region, paused at a customer, back to the depot, parked,
     /// and the agent stopping.
     static let drive: [Step] = [
-        Step(second: 0, paused: true, inside: ["depot"]),
-        Step(second: 10, paused: false, inside: ["depot"]),
-        Step(second: 20, paused: false, inside: ["depot", "gate"]),
-        Step(second: 30, paused: false),
-        Step(second: 40, paused: true, inside: ["customer"]),
-        Step(second: 50, paused: false),
-        Step(second: 60, paused: false, inside: ["gate", "depot"]),
-        Step(second: 70, paused: true, inside: ["depot"]),
+        Step(second: 0, pause: .stationary, inside: ["depot"]),
+        Step(second: 10, pause: nil, inside: ["depot"]),
+        Step(second: 20, pause: nil, inside: ["depot", "gate"]),
+        Step(second: 30, pause: nil),
+        Step(second: 40, pause: .stationary, inside: ["customer"]),
+        Step(second: 50, pause: nil),
+        Step(second: 60, pause: nil, inside: ["gate", "depot"]),
+        Step(second: 70, pause: .stationary, inside: ["depot"]),
     ]
 
     struct Row: Sendable, CustomTestStringConvertible {
@@ -70,19 +70,36 @@ import WaymarkCore
             #expect(policy.since == V.at(second))
         }
         for step in Self.drive {
-            note(policy.update(paused: step.paused, inside: step.inside, now: V.at(step.second)), at: step.second)
+            note(policy.update(pause: step.pause, inside: step.inside, now: V.at(step.second)), at: step.second)
         }
         note(policy.stop(now: V.at(80)), at: 80)
         // Once stopped, nothing starts it again.
-        #expect(policy.update(paused: false, inside: ["depot"], now: V.at(90)) == nil)
+        #expect(policy.update(pause: nil, inside: ["depot"], now: V.at(90)) == nil)
         #expect(policy.stop(now: V.at(95)) == nil)
         #expect(changes == row.changes)
     }
 
+    /// Review of issue 41, finding 9: under `moving`, a `no_fix` pause (an underground depot) keeps advertising;
+    /// only standing still stops it. `paused` takes either pause as parked.
+    @Test(arguments: [
+        (AdvertisingPolicy.Rule.whileMoving, ["0 on moving", "30 off paused", "40 on moving"]),
+        (.whilePaused, ["10 on paused", "20 off moving", "30 on paused", "40 off moving"]),
+    ])
+    func aPauseForWantOfAFix(_ rule: AdvertisingPolicy.Rule, _ expected: [String]) {
+        var policy = AdvertisingPolicy(rule: rule)
+        var changes: [String] = []
+        let pauses: [(Double, PauseReport.Reason?)] = [(0, nil), (10, .noFix), (20, nil), (30, .stationary), (40, nil)]
+        for (second, pause) in pauses {
+            guard let change = policy.update(pause: pause, inside: [], now: V.at(second)) else { continue }
+            changes.append("\(Int(second)) \(change.advertising ? "on" : "off") \(change.reason.rawValue)")
+        }
+        #expect(changes == expected)
+    }
+
     @Test func theSameStateTwiceIsNoChange() {
         var policy = AdvertisingPolicy(rule: .whileMoving)
-        #expect(policy.update(paused: false, inside: [], now: V.at(0)) == .init(advertising: true, reason: .moving))
-        #expect(policy.update(paused: false, inside: ["depot"], now: V.at(1)) == nil)
+        #expect(policy.update(pause: nil, inside: [], now: V.at(0)) == .init(advertising: true, reason: .moving))
+        #expect(policy.update(pause: nil, inside: ["depot"], now: V.at(1)) == nil)
         #expect(policy.since == V.at(0))
     }
 

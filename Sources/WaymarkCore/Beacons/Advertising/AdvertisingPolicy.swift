@@ -7,7 +7,8 @@ public struct AdvertisingPolicy: Sendable {
     /// When to advertise.
     public enum Rule: Hashable, Sendable {
         case always
-        /// While the vehicle moves (not paused): a gate sees it drive through.
+        /// While the vehicle moves (not paused): a gate sees it drive through. A pause for want of a fix
+        /// (`no_fix`: an underground depot, a tunnel) is no sign of a parked vehicle, so it goes on advertising.
         case whileMoving
         /// While the vehicle is paused: parked in a depot or a loading bay.
         case whilePaused
@@ -27,7 +28,7 @@ public struct AdvertisingPolicy: Sendable {
         case insideRegion = "inside_region"
         /// The vehicle left the last of the regions.
         case outsideRegions = "outside_regions"
-        /// The agent stops (a clean exit) or advertising was switched off by a reload.
+        /// The agent stops (a clean exit). A reload leaves `[beacons.advertise]` as the agent started with it.
         case stopping
     }
 
@@ -58,14 +59,22 @@ public struct AdvertisingPolicy: Sendable {
     /// Decides from the vehicle's state at `now`; returns the change, or nil when the wish stays as it was.
     ///
     /// - Parameters:
-    ///   - paused: whether the agent paused location updates (the vehicle is parked).
+    ///   - pause: why the agent paused location updates (stationary: the vehicle is parked), nil when it did not.
     ///   - inside: the ids of the regions the vehicle is inside now, geographic and beacon alike.
-    public mutating func update(paused: Bool, inside: some Collection<String>, now: MonotonicInstant) -> Change? {
+    public mutating func update(
+        pause: PauseReport.Reason?,
+        inside: some Collection<String>,
+        now: MonotonicInstant
+    ) -> Change? {
         guard !stopped else { return nil }
+        let paused = pause != nil
         let change: Change
         switch rule {
         case .always:
             change = Change(advertising: true, reason: .always)
+        case .whileMoving where pause == .noFix:
+            // No change: advertising goes on (or stays off) through a loss of the fix.
+            return nil
         case .whileMoving:
             change = Change(advertising: !paused, reason: paused ? .paused : .moving)
         case .whilePaused:
@@ -80,7 +89,7 @@ public struct AdvertisingPolicy: Sendable {
         return take(change, now: now)
     }
 
-    /// Stops for good (a clean exit, or advertising switched off); nil when the board was not advertising.
+    /// Stops for good (a clean exit); nil when the board was not advertising.
     public mutating func stop(now: MonotonicInstant) -> Change? {
         defer { stopped = true }
         guard !stopped else { return nil }

@@ -6,8 +6,8 @@ public struct AdvertisingReport: Hashable, Sendable {
     }
 
     public var change: Change
-    /// Why: an ``AdvertisingPolicy/Reason``'s raw value, or what BlueZ did (`bluetoothd_gone`, `adapter_removed`,
-    /// `released`).
+    /// Why: an ``AdvertisingPolicy/Reason``'s raw value, or what BlueZ did (`adapter_off`, `bluetoothd_gone`,
+    /// `adapter_removed`, `released`, `connection_lost`).
     public var reason: String
     /// The beacon advertised.
     public var beacon: BeaconID
