@@ -22,6 +22,7 @@ extension Spool {
                 state.insideRegions = inside
             }
             state.openTrip = try Self.openTrip(database)
+            state.odometer = values[StateKey.odometerMillimetres].map { Double($0) / 1000 }
             state.lastTime = try database.integer("SELECT time FROM event ORDER BY seq DESC LIMIT 1").map(
                 Self.timestamp
             )

@@ -25,6 +25,7 @@ extension Configuration {
         ConfigurationSection("health") { section, configuration in configuration.health.read(from: &section) },
         ConfigurationSection("beacons") { section, configuration in configuration.beacons.read(from: &section) },
         ConfigurationSection("fleet") { section, configuration in configuration.fleet.read(from: &section) },
+        ConfigurationSection("driving") { section, configuration in configuration.driving.read(from: &section) },
     ]
 
     /// Reads `sections` of a document over the defaults; returns the configuration and every problem found,

@@ -65,7 +65,9 @@ struct AgentCore {
             heading: configuration.heading,
             regions: configuration.regions.monitor,
             activity: configuration.activity,
-            savedInside: storage?.recovered.insideRegions ?? savedInside
+            driving: configuration.driving,
+            savedInside: storage?.recovered.insideRegions ?? savedInside,
+            odometer: storage?.recovered.odometer ?? 0
         )
         sequencer = EventSequencer(lastSeq: storage?.recovered.lastSeq ?? 0)
         deferral = DeferralPolicy(settings: configuration.deferred)
@@ -144,7 +146,8 @@ struct AgentCore {
         }
         health?.settings = configuration.health
         applyPlaces(configuration.places)
-        var events = pipeline.applyActivity(configuration.activity, at: now, wallClock: wallClock)
+        var events = pipeline.applyDriving(configuration.driving)
+        events += pipeline.applyActivity(configuration.activity, at: now, wallClock: wallClock)
         deliver(&events, now: now)
         applyDeferral(configuration.deferred, wallClock: wallClock, now: now)
     }
@@ -228,6 +231,7 @@ struct AgentCore {
     /// `error` event (committed with the next commit).
     mutating func commit(now: MonotonicInstant, wallClock: Timestamp) {
         saveOpenTrip(now: now)
+        storage?.saveOdometer(pipeline.activity.odometer)
         let reports = storage?.commitIfDue() ?? []
         if storage?.takeUplinksChanged() == true { checkSinks(now: now, wallClock: wallClock) }
         guard !reports.isEmpty else { return }
@@ -271,6 +275,7 @@ struct AgentCore {
         if storage != nil, let report = deferral.finish(now: now) {
             emit(closeWindow(report, time: eventTime(at: now, wallClock: wallClock), now: now))
         }
+        storage?.saveOdometer(pipeline.activity.odometer)
         beforeClosing(self)
         // A failure this late is logged by the storage; no later commit could carry its event.
         _ = storage?.close()
@@ -552,6 +557,13 @@ struct AgentCore {
             var metadata = numbered(["id": "\(region.id)"])
             if let beacon = region.beacon { metadata["beacon"] = "\(beacon)" }
             logger.info("beacon region \(region.crossing.rawValue)", metadata: metadata)
+        case .driving(let report):
+            var metadata = numbered([
+                "kind": "\(report.kind.rawValue)", "peak": "\(report.peak)",
+                "duration_s": "\(report.duration.secondsValue)",
+            ])
+            if let limit = report.limit { metadata["limit_kmh"] = "\(Int((limit * 3.6).rounded()))" }
+            logger.info("driving event", metadata: metadata)
         case .location, .heading, .region, .regionState, .beacon:
             break
         }

@@ -38,6 +38,8 @@ final class Storage {
     private let settings: SpoolSettings
     private let logger: Logger
     private var pending = SpoolCommit()
+    /// The odometer last handed to a commit, metres.
+    private var savedOdometer: Double?
     /// When what waits is committed.
     private var schedule: CommitSchedule
     /// The last `seq` committed.
@@ -133,6 +135,7 @@ final class Storage {
         unstartedCursors = Dictionary(uniqueKeysWithValues: unstarted.map { ($0, state.cursors[$0] ?? 0) })
         unstartedSince = clock()
         recovered = state
+        savedOdometer = state.odometer
         drops = state.drops
         committed = state.lastSeq
         appended = state.lastSeq
@@ -188,6 +191,13 @@ final class Storage {
 
     /// Saves the trip in progress with the next commit, so that a power cut does not lose it.
     func saveOpenTrip(_ trip: TripSummary) { pending.openTrip = .save(trip) }
+
+    /// Saves the odometer (metres) with the next commit, when it moved by a millimetre or more since the last save.
+    func saveOdometer(_ metres: Double) {
+        guard abs(metres - (savedOdometer ?? -1)) >= 0.001 else { return }
+        pending.odometer = metres
+        savedOdometer = metres
+    }
 
     /// The trip ended (its `trip` event is in this commit): the saved one is forgotten with it.
     func clearOpenTrip() { pending.openTrip = .clear }

@@ -35,6 +35,8 @@ public struct Event: Hashable, Sendable {
         case beacon(BeaconRanger.Report)
         /// A fleet command run or refused (`type` `command`).
         case command(CommandReport)
+        /// Harsh acceleration, braking or cornering, or an overspeed's start or end (`type` `driving`).
+        case driving(DrivingReport)
     }
 
     /// The `type` field of the event.
@@ -56,6 +58,7 @@ public struct Event: Hashable, Sendable {
         case .alarmCleared: .alarmCleared
         case .beacon: .beacon
         case .command: .command
+        case .driving: .driving
         }
     }
 }
@@ -70,6 +73,7 @@ public enum EventType: String, CaseIterable, Sendable {
     case alarmCleared = "alarm_cleared"
     case beacon
     case command
+    case driving
 }
 
 /// Availability of the location service, reported whenever it changes.

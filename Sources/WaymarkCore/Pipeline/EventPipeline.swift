@@ -20,6 +20,9 @@ public struct EventPipeline: Sendable {
     public private(set) var heading: HeadingFilter
     public private(set) var regions: RegionMonitor<RegionIndex>
     public private(set) var activity: ActivityMonitor
+    public private(set) var driving: DrivingMonitor
+    /// The `driving` events since the last trip ended: the next `trip` event carries them.
+    private var tripDriving = DrivingTally()
     /// Whether the set of regions the vehicle is inside changed since ``takeRegionChanges()``: the agent
     /// then saves it.
     public private(set) var regionsChanged = false
@@ -34,10 +37,14 @@ public struct EventPipeline: Sendable {
         heading headingSettings: HeadingSettings = .init(),
         regions regionSettings: RegionSettings = .init(),
         activity activitySettings: ActivitySettings = .init(),
-        savedInside: Set<String>? = nil
+        driving drivingSettings: DrivingSettings = .init(),
+        savedInside: Set<String>? = nil,
+        odometer: Double = 0
     ) {
         filter = LocationFilter(settings: settings)
+        driving = DrivingMonitor(settings: drivingSettings)
         activity = ActivityMonitor(settings: activitySettings)
+        activity.setOdometer(odometer)
         heading = HeadingFilter(settings: headingSettings)
         regions = RegionMonitor(lookup: RegionIndex(), settings: regionSettings, savedInside: savedInside)
     }
@@ -102,9 +109,33 @@ public struct EventPipeline: Sendable {
         recorded(activity.advance(to: now, time: eventTime(at: now, wallClock: wallClock)))
     }
 
-    /// The agent stops, or the replay ended: the trip in progress ends (a `trip` with reason `shutdown`).
+    /// The agent stops, or the replay ended: an overspeed in progress ends, then the trip in progress (a `trip`
+    /// with reason `shutdown`).
     public mutating func finish() -> [Event] {
-        recorded(activity.finish())
+        var events: [Event] = []
+        record(driving: driving.finish(), received: nil, into: &events)
+        return events + recorded(activity.finish())
+    }
+
+    /// Applies reloaded `[driving]` settings; turning it off ends what is in progress.
+    public mutating func applyDriving(_ settings: DrivingSettings) -> [Event] {
+        var events: [Event] = []
+        record(driving: driving.apply(settings), received: nil, into: &events)
+        return events
+    }
+
+    /// Sets the odometer, metres (`waymark odometer set`).
+    public mutating func setOdometer(_ metres: Double) { activity.setOdometer(metres) }
+
+    /// The lowest `speed_limit` of the regions the vehicle is inside, m/s; nil when none has one.
+    private var regionSpeedLimit: Double? {
+        var lowest: Double?
+        for id in regions.insideIDs {
+            guard let slot = regions.lookup.slot(of: id), let limit = regions.lookup.region(at: slot)?.speedLimitKmh
+            else { continue }
+            lowest = min(lowest ?? limit, limit)
+        }
+        return lowest.map { $0 / 3.6 }
     }
 
     public mutating func handle(_ update: SourceUpdate) -> [Event] {
@@ -181,6 +212,10 @@ public struct EventPipeline: Sendable {
             }
             if verdict.isCurrent {
                 for transition in regions.observe(location) { record(transition, update, into: &events) }
+                if driving.settings.enabled {
+                    let changes = driving.observe(location, regionLimit: regionSpeedLimit)
+                    record(driving: changes, received: update.received, into: &events)
+                }
             }
         case .noFix(_, let time):
             counters.count("no_fix")
@@ -225,10 +260,27 @@ public struct EventPipeline: Sendable {
         return events
     }
 
-    /// The activity's `pause`, `resume` and `trip` events, counted.
+    /// The activity's `pause`, `resume` and `trip` events, counted; a trip takes the `driving` events since the
+    /// last one.
     private mutating func record(_ changes: [Event], received: Timestamp?, into events: inout [Event]) {
         for var change in changes {
             counters.count(change.type)
+            change.received = received
+            if case .trip(var summary) = change.kind {
+                summary.driving = tripDriving
+                tripDriving = DrivingTally()
+                change.kind = .trip(summary)
+            }
+            events.append(change)
+        }
+    }
+
+    /// The `driving` events, counted by kind and tallied for the trip.
+    private mutating func record(driving changes: [Event], received: Timestamp?, into events: inout [Event]) {
+        for var change in changes {
+            guard case .driving(let report) = change.kind else { continue }
+            counters.count("driving_\(report.kind.rawValue)")
+            tripDriving.add(report)
             change.received = received
             events.append(change)
         }

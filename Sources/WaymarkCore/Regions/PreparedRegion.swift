@@ -29,6 +29,8 @@ public struct PreparedRegion: Sendable {
     public let name: String?
     public let notifyOnEntry: Bool
     public let notifyOnExit: Bool
+    /// km/h, the region file's `speed_limit`; nil: none.
+    public let speedLimitKmh: Double?
     /// The circle's center, or the polygon's reference point: the normalized mean of the unit vectors of
     /// its outer rings' vertices, the point of tangency of its projection.
     public let center: Coordinate
@@ -67,6 +69,7 @@ public struct PreparedRegion: Sendable {
         self.name = region.name
         self.notifyOnEntry = region.notifyOnEntry
         self.notifyOnExit = region.notifyOnExit
+        self.speedLimitKmh = region.speedLimitKmh
     }
 
     /// Whether the region is a circle (else one or more polygons).
