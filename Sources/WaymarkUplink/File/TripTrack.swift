@@ -20,6 +20,34 @@ enum TripTrack {
         return GPXWriter.segments(points, splitAt: gaps)
     }
 
+    /// A waypoint for each `driving` event of `events` up to `end`, named by its kind, with its figures.
+    static func waypoints(of events: [StoredEvent], through end: Timestamp) throws -> [Waypoint] {
+        try events.filter { $0.kind == .driving && $0.time <= end }.compactMap { event in
+            let line = try EventLine(event.line)
+            guard let kind = line.string("kind"), let lat = line.number("lat"), let lon = line.number("lon") else {
+                return nil
+            }
+            var figures: [String] = []
+            let overspeed = kind.hasPrefix("overspeed")
+            if let peak = line.number("peak") {
+                figures.append(overspeed ? "peak \(kmh(peak)) km/h" : "peak \(peak) m/s²")
+            }
+            if let limit = line.number("limit") { figures.append("limit \(kmh(limit)) km/h") }
+            if let duration = line.number("duration") { figures.append("\(duration) s") }
+            return Waypoint(
+                time: event.time,
+                latitude: lat,
+                longitude: lon,
+                name: kind,
+                description: figures.isEmpty ? nil : figures.joined(separator: ", "),
+                type: "driving"
+            )
+        }
+    }
+
+    /// Metres per second in whole km/h.
+    private static func kmh(_ speed: Double) -> Int { Int((speed * 3.6).rounded()) }
+
     /// `2010-04-11T10-05-12.000Z.gpx`: the trip's start, with `-` for `:` so every file system takes it.
     static func fileName(start: Timestamp) -> String {
         String(decoding: start.iso8601.utf8.map { $0 == UInt8(ascii: ":") ? UInt8(ascii: "-") : $0 }, as: UTF8.self)
