@@ -96,4 +96,37 @@ struct OdometerDurabilityTests {
             "reference \(reference), final \(final), saved \(saved), added \(added), unseen \(unseen) m from \(lastCommitted) to \(firstAfter); trips \(trips.map { "\($0["start_time"] ?? "?") \($0["distance"] ?? "?")" })"
         )
     }
+
+    @Test("waymark odometer set: taken at the next start without an agent, at once by a running one; saved")
+    func setTheOdometer() throws {
+        let gpsd = try DurabilityTests.drivingGPSD()
+        defer {
+            gpsd.stop()
+            gpsd.feed.stop()
+        }
+        let workspace = try DurabilityTests.Workspace()
+        let offline = try WaymarkBinary.run(["odometer", "set", "12345.6", "--config", workspace.config])
+        #expect(
+            offline.status == 0 && offline.stdout.contains("at its next start"),
+            "\(offline.stdout)\(offline.stderr)"
+        )
+        let agent = try workspace.start(gpsd: gpsd.port)
+        try agent.wait(seconds: 30, "a few locations") {
+            agent.stdout.components(separatedBy: "\"type\":\"location\"").count > 5
+        }
+        Thread.sleep(forTimeInterval: 2)
+        let started = try #require(try workspace.spoolStats()["odometer_m"] as? Double)
+        // Ten minutes of the drive at 10×, looped: a few kilometres at most since the start.
+        #expect(started >= 12_345_600 && started < 12_345_600 + 20_000, "\(started)")
+
+        let online = try WaymarkBinary.run(["odometer", "set", "100", "--config", workspace.config])
+        #expect(online.status == 0 && online.stdout.contains("takes it now"), "\(online.stdout)\(online.stderr)")
+        Thread.sleep(forTimeInterval: 3)
+        let set = try #require(try workspace.spoolStats()["odometer_m"] as? Double)
+        #expect(set >= 100_000 && set < 100_000 + 5_000, "\(set)")
+        #expect(agent.interrupt() == 0, "\(agent.stderr)")
+        let final = try #require(try workspace.spoolStats()["odometer_m"] as? Double)
+        #expect(final >= set && final < 100_000 + 10_000, "\(final)")
+        #expect(!FileManager.default.fileExists(atPath: workspace.state.appendingPathComponent("odometer-set").path))
+    }
 }

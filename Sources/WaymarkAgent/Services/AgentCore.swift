@@ -467,6 +467,17 @@ struct AgentCore {
         for event in events where !logged || event.type == "deferred_finished" { log(event) }
     }
 
+    /// Takes the odometer `waymark odometer set` asked for, if it did: the next commit saves it.
+    mutating func takeOdometerRequest(stateDirectory: String) {
+        guard let metres = OdometerRequest(stateDirectory: stateDirectory).take() else { return }
+        logger.notice(
+            "odometer set (waymark odometer set)",
+            metadata: ["from_m": "\(pipeline.activity.odometer)", "to_m": "\(metres)"]
+        )
+        pipeline.setOdometer(metres)
+        storage?.saveOdometer(metres)
+    }
+
     /// Ends a deferral window: its `deferred_finished` is numbered and stored, and the window's batch is
     /// released to the sinks.
     private mutating func closeWindow(

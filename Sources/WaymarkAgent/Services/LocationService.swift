@@ -277,6 +277,7 @@ public final class LocationService: Service, Sendable {
         )
         core.beaconLatency = configuration.beacons.scanner.batchInterval
         core.start(reports: reports, at: SystemClocks.wall(), now: SystemClocks.monotonic())
+        if spooling { core.takeOdometerRequest(stateDirectory: configuration.agent.stateDirectory) }
         let operations = OperationsOutput(
             configuration: configuration,
             now: SystemClocks.monotonic(),
@@ -349,6 +350,7 @@ public final class LocationService: Service, Sendable {
             switch input {
             case .configuration(let configuration):
                 state.core.apply(configuration, wallClock: SystemClocks.wall(), now: SystemClocks.monotonic())
+                if spooling { state.core.takeOdometerRequest(stateDirectory: configuration.agent.stateDirectory) }
             case .deferral(let enabled):
                 var settings = state.core.deferralSettings
                 settings.enabled = enabled
