@@ -55,8 +55,8 @@ import WaymarkCore
         #expect(school.speedLimitKmh == 30)
         #expect(
             file.problems.map(\.description) == [
-                #"regions.geojson:3:64: features[1] (id "bad"): properties.speed_limit = -5: must be a positive number of km/h"#,
-                #"regions.geojson:4:65: features[2] (id "text"): properties.speed_limit = "30": must be a positive number of km/h"#,
+                #"regions.geojson:3:64: features[1] (id "bad"): properties.speed_limit = -5: must be a number of km/h above 0, up to 1000"#,
+                #"regions.geojson:4:65: features[2] (id "text"): properties.speed_limit = "30": must be a number of km/h above 0, up to 1000"#,
             ]
         )
         let written = RegionFile.encode([school])

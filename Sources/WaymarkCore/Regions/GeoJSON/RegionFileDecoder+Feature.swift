@@ -29,7 +29,7 @@ extension RegionFileDecoder {
         var beacon: BeaconRead?
         /// `ranging`, when a boolean.
         var ranging: (value: Bool, position: TextPosition)?
-        /// `speed_limit` in km/h, when a positive finite number.
+        /// `speed_limit` in km/h, when a number above 0 and up to 1000.
         var speedLimitKmh: Double?
     }
 
@@ -328,7 +328,7 @@ extension RegionFileDecoder {
                 if kind == .number {
                     let start = reader.offset
                     let number = try reader.readNumber()
-                    if number > 0, number.isFinite {
+                    if number > 0, number <= 1000 {
                         properties.speedLimitKmh = number
                     } else {
                         shownValue = reader.text(from: start)
@@ -342,7 +342,7 @@ extension RegionFileDecoder {
                         at: valuePosition,
                         member: "properties.speed_limit",
                         value: shownValue,
-                        "must be a positive number of km/h"
+                        "must be a number of km/h above 0, up to 1000"
                     )
                 }
             case "radius":
