@@ -12,9 +12,9 @@ extension RegionFile {
     /// FeatureCollection, UTF-8.
     ///
     /// One feature per line, so that a problem's line names its feature and a diff its region; keys in a fixed
-    /// order (`type`, `properties` with `id`, `name`, `notify_on_entry`, `notify_on_exit`, `speed_limit` when set, then `radius`, or
-    /// `beacon` and `ranging`, then `geometry`); both flags always written, `ranging` only when set; numbers in
-    /// the shortest form that reads back as the same `Double`. A circle is a Point with a `radius`; one polygon a
+    /// order (`type`, `properties` with `id`, `name`, `notify_on_entry`, `notify_on_exit`, `speed_limit` when set,
+    /// then `radius`, or `beacon` and `ranging`, then `geometry`); both flags always written, `ranging` only when
+    /// set; numbers in the shortest form that reads back as the same `Double`. A circle is a Point with a `radius`; one polygon a
     /// Polygon, several a MultiPolygon; a beacon region has `"geometry": null` and a `beacon` object of `uuid`
     /// (upper case), and `major` and `minor` when set.
     ///
