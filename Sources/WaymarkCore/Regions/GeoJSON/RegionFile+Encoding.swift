@@ -14,9 +14,9 @@ extension RegionFile {
     /// One feature per line, so that a problem's line names its feature and a diff its region; keys in a fixed
     /// order (`type`, `properties` with `id`, `name`, `notify_on_entry`, `notify_on_exit`, `speed_limit` when set,
     /// then `radius`, or `beacon` and `ranging`, then `geometry`); both flags always written, `ranging` only when
-    /// set; numbers in the shortest form that reads back as the same `Double`. A circle is a Point with a `radius`; one polygon a
-    /// Polygon, several a MultiPolygon; a beacon region has `"geometry": null` and a `beacon` object of `uuid`
-    /// (upper case), and `major` and `minor` when set.
+    /// set; numbers in the shortest form that reads back as the same `Double`. A circle is a Point with a
+    /// `radius`; one polygon a Polygon, several a MultiPolygon; a beacon region has `"geometry": null` and a `beacon`
+    /// object of `uuid` (upper case), and `major` and `minor` when set.
     ///
     /// For regions ``init(parsing:fileName:)`` accepts, parsing the text gives them back, equal. Others are written
     /// as given (an infinity or NaN as `null`), so that parsing the text reports them rather than this hiding them.
