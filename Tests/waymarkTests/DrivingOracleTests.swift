@@ -100,4 +100,19 @@ struct DrivingOracleTests {
         let oracle = try WaymarkBinary.run([Self.oracle, Fixtures.gpsdLog(capture)], executable: "/usr/bin/python3")
         #expect(oracle.status == 0 && oracle.stdout.isEmpty, "\(oracle.stdout)\(oracle.stderr)")
     }
+
+    @Test("live through a real gpsd gives the events replay gives: kinds, GPS times, peaks, places")
+    func liveAsReplay() throws {
+        let drive = "20100411_Geko_Regensburg.log"
+        func driving(_ events: [[String: Any]]) -> [String] {
+            events.filter { $0["type"] as? String == "driving" }.map { event in
+                ["kind", "time", "peak", "duration", "speed", "speed_after", "lat", "lon", "direction"]
+                    .map { "\(event[$0] ?? "-")" }.joined(separator: " ")
+            }
+        }
+        let live = driving(try LiveRun.events(drive, "").events)
+        let replay = driving(try Self.compute(drive + ".chk").printed)
+        #expect(live.count == 8)
+        #expect(live == replay)
+    }
 }
