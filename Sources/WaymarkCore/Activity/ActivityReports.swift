@@ -80,8 +80,9 @@ public struct TripSummary: Hashable, Sendable {
     public var endPlace: Place?
     /// The odometer at the trip's end, metres (``ActivityMonitor/odometer``); nil when not known.
     public var odometer: Double?
-    /// The trip's `driving` events by kind, and the worst value of each (m/s² or m/s), as they were emitted.
-    public var driving = DrivingTally()
+    /// The trip's `driving` events by kind, and the worst value of each (m/s² or m/s), as they were emitted; nil
+    /// when not known (a trip interrupted by a power cut, as far as it was saved).
+    public var driving: DrivingTally?
 
     public init(
         start: Timestamp,

@@ -167,9 +167,10 @@ extension JSONObjectWriter {
         place("start_place", trip.startPlace)
         place("end_place", trip.endPlace)
         number("odometer_m", trip.odometer.map { Self.rounded($0, places: 1) })
+        guard let driving = trip.driving else { return }
         object("driving") { writer in
             for (key, name) in Self.drivingKeys {
-                let entry = trip.driving.entries[name] ?? DrivingTally.Entry()
+                let entry = driving.entries[name] ?? DrivingTally.Entry()
                 writer.object(key) { writer in
                     writer.integer("count", Int64(entry.count))
                     writer.number("worst", entry.worst.map { Self.rounded($0, places: 2) })

@@ -97,10 +97,10 @@ import WaymarkCore
                 return summary
             }.first
         )
-        #expect(trip.driving.entries["harsh_braking"]?.count == 1)
-        #expect(trip.driving.entries["harsh_braking"]?.worst == 4)
-        #expect(trip.driving.entries["harsh_acceleration"]?.count == 1)
-        #expect(trip.driving.entries["harsh_cornering"] == nil)
+        #expect(trip.driving?.entries["harsh_braking"]?.count == 1)
+        #expect(trip.driving?.entries["harsh_braking"]?.worst == 4)
+        #expect(trip.driving?.entries["harsh_acceleration"]?.count == 1)
+        #expect(trip.driving?.entries["harsh_cornering"] == nil)
         #expect(trip.odometer.map { abs($0 - 1000 - trip.distance) < 1e-6 } == true)
         #expect(trip.distance > 150)
     }
