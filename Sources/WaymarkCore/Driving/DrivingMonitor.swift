@@ -20,11 +20,9 @@ public struct DrivingMonitor: Sendable {
     /// `driving` events it ends or confirms, in time order.
     public mutating func observe(_ fix: Location, regionLimit: Double?) -> [Event] {
         guard settings.enabled else { return [] }
-        guard let speed = fix.speed else {
-            // Without a measured speed nothing is measured: what was runs out here, and a gap begins.
-            window.reset()
-            return endAll()
-        }
+        // A fix without a measured speed (gpsd's GGA-triggered TPV, before the RMC of the same epoch) says nothing
+        // about motion: it neither adds nor ends anything. A real gap shows as a step over `maxStep`.
+        guard let speed = fix.speed else { return [] }
         let sample = MotionWindow.Sample(
             time: fix.time,
             speed: speed,
@@ -37,7 +35,9 @@ public struct DrivingMonitor: Sendable {
         case .ignored:
             return []
         case .afterGap:
+            // Nothing is known across a gap (or a GPS time that went back): what was in progress ends before it.
             events += endAll()
+            events += overspeed.gap()
         case .added:
             window.trim(to: settings.window)
             events += judge(sample)
@@ -111,7 +111,7 @@ public struct DrivingMonitor: Sendable {
         }
     }
 
-    /// Every harsh episode ends at its last window over: the data stopped (a gap, a fix without speed, the end).
+    /// Every harsh episode ends at its last window over: the data stopped (a gap, the end).
     private mutating func endAll() -> [Event] {
         var events: [Event] = []
         for kind in [DrivingReport.Kind.harshAcceleration, .harshBraking, .harshCornering] {

@@ -33,14 +33,15 @@ struct MotionWindow: Sendable {
     /// The newest sample, if any.
     var last: Sample? { samples.last }
 
-    /// Adds a fix with a measured speed; returns false when it is not newer than the last sample (and is ignored),
-    /// or it starts the window afresh after a gap longer than ``DrivingSettings/maxStep``.
+    /// Adds a fix with a measured speed. A second fix of the same time is ignored (the first measured speed of an
+    /// epoch counts); one older than the last (GPS time went back), or more than ``DrivingSettings/maxStep``
+    /// newer, starts the window afresh: a gap.
     mutating func add(_ sample: Sample) -> Added {
         var sample = sample
         if let last = samples.last {
             let step = sample.time.duration(since: last.time)
-            if step <= .zero { return .ignored }
-            if step > DrivingSettings.maxStep {
+            if step == .zero { return .ignored }
+            if step < .zero || step > DrivingSettings.maxStep {
                 samples = [sample]
                 return .afterGap
             }

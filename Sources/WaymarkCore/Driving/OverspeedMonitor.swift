@@ -67,6 +67,14 @@ struct OverspeedMonitor: Sendable {
         return events
     }
 
+    /// A gap in the data before the fix about to be observed: an overspeed not yet confirmed is forgotten, one
+    /// reported ends at the last fix before the gap (reason `gap`).
+    mutating func gap() -> [Event] {
+        defer { state = .under }
+        guard let lastFix, let end = end(at: lastFix, speed: lastFix.speed ?? 0, reason: "gap") else { return [] }
+        return [end]
+    }
+
     /// The driving stops being judged (shutdown, the end of a replay): an overspeed in progress ends at the last
     /// fix.
     mutating func finish() -> [Event] {

@@ -212,10 +212,13 @@ public struct EventPipeline: Sendable {
             }
             if verdict.isCurrent {
                 for transition in regions.observe(location) { record(transition, update, into: &events) }
-                if driving.settings.enabled {
-                    let changes = driving.observe(location, regionLimit: regionSpeedLimit)
-                    record(driving: changes, received: update.received, into: &events)
-                }
+            }
+            // A repeated epoch with a measured speed is the RMC after a GGA (which has none): driving needs it.
+            if driving.settings.enabled,
+                verdict.isCurrent || (verdict == .hold(.repeatedEpoch) && location.speed != nil)
+            {
+                let changes = driving.observe(location, regionLimit: regionSpeedLimit)
+                record(driving: changes, received: update.received, into: &events)
             }
         case .noFix(_, let time):
             counters.count("no_fix")

@@ -164,40 +164,102 @@ import WaymarkCore
             Step(at: 13, speed: 12),
         ]
         #expect(Self.run(cut).map(Self.line) == ["harsh_braking peak 4.0 for 1.0 s from 20.0 to 12.0"])
-        // A fix without a measured speed is a gap too.
-        let unmeasured = [
-            Step(at: 0, speed: 20), Step(at: 1, speed: nil), Step(at: 2, speed: 15), Step(at: 3, speed: 15),
-        ]
-        #expect(Self.run(unmeasured).isEmpty)
+    }
+
+    /// 20 m/s braking at 4 m/s² from t = 2 to 3, then steady: one event.
+    static let braking = "harsh_braking peak 4.0 for 2.0 s from 20.0 to 12.0"
+
+    @Test(
+        "fixes without a measured speed, same-time duplicates and GPS time going back",
+        arguments: [
+            // A receiver that sends GGA before RMC: each epoch's first fix has no speed, its second has it.
+            (
+                [20, 20, 16, 12, 12].enumerated().flatMap { second, speed in
+                    [Step(at: Double(second), speed: nil), Step(at: Double(second), speed: speed)]
+                },
+                [DrivingMonitorTests.braking]
+            ),
+            // A fix without a speed between two with one is no gap: the speeds either side count.
+            (
+                [
+                    Step(at: 0, speed: 20), Step(at: 1, speed: 20), Step(at: 2, speed: nil), Step(at: 3, speed: 14),
+                    Step(at: 4, speed: 14),
+                ],
+                ["harsh_braking peak 3.0 for 1.0 s from 20.0 to 14.0"]
+            ),
+            // A second fix of the same time is ignored, whatever it says.
+            (
+                [
+                    Step(at: 0, speed: 20), Step(at: 1, speed: 20), Step(at: 1, speed: 5), Step(at: 2, speed: 20),
+                    Step(at: 3, speed: 20),
+                ],
+                []
+            ),
+            // GPS time going back (a time base reset) starts afresh: what follows is judged.
+            (
+                [Step(at: 100, speed: 20), Step(at: 101, speed: 20)] + DrivingMonitorTests.steps([20, 20, 16, 12, 12]),
+                [DrivingMonitorTests.braking]
+            ),
+        ] as [([Step], [String])]
+    )
+    func unmeasuredAndRepeated(steps: [Step], expected: [String]) {
+        #expect(Self.run(steps).map(Self.line) == expected)
     }
 
     @Test(
-        "overspeed: minimum duration, hysteresis, the maximum and the duration",
+        "overspeed: minimum duration, hysteresis, the maximum and the duration; never across a gap",
         arguments: [
             // 60 km/h limit (16.67 m/s), hysteresis 5 km/h (15.28 m/s), 5 s minimum: over for 8 s, then down.
             (
-                [15, 17, 18, 17.5, 17, 17, 17, 17, 16, 15, 15],
+                DrivingMonitorTests.steps([15, 17, 18, 17.5, 17, 17, 17, 17, 16, 15, 15]),
                 [
                     "overspeed_start peak 18.0 for 5.0 s from 17.0 limit 16.67",
                     "overspeed_end peak 18.0 for 8.0 s from 15.0 limit 16.67",
                 ]
             ),
             // Over for 3 s only: nothing.
-            ([15, 17, 17, 17, 15, 15], []),
+            (DrivingMonitorTests.steps([15, 17, 17, 17, 15, 15]), []),
             // Hovering around the limit, never below it by the hysteresis: one episode, ended by shutdown.
             (
-                [17, 17, 17, 17, 17, 17, 16, 17, 16, 17, 16],
+                DrivingMonitorTests.steps([17, 17, 17, 17, 17, 17, 16, 17, 16, 17, 16]),
                 [
                     "overspeed_start peak 17.0 for 5.0 s from 17.0 limit 16.67",
                     "overspeed_end peak 17.0 for 10.0 s from 16.0 limit 16.67 (shutdown)",
                 ]
             ),
-        ] as [([Double], [String])]
+            // 100 km/h, a 60 s tunnel, then 95 km/h: the overspeed starts after the tunnel, not before it.
+            (
+                [Step(at: 0, speed: 100 / 3.6)] + (60...66).map { Step(at: Double($0), speed: 95 / 3.6) },
+                [
+                    "overspeed_start peak 26.39 for 5.0 s from 26.39 limit 16.67",
+                    "overspeed_end peak 26.39 for 6.0 s from 26.39 limit 16.67 (shutdown)",
+                ]
+            ),
+            // Confirmed before the tunnel: it ends at the last fix before it, and a new one starts after it.
+            (
+                (0...6).map { Step(at: Double($0), speed: 100 / 3.6) }
+                    + (60...65).map { Step(at: Double($0), speed: 100 / 3.6) },
+                [
+                    "overspeed_start peak 27.78 for 5.0 s from 27.78 limit 16.67",
+                    "overspeed_end peak 27.78 for 6.0 s from 27.78 limit 16.67 (gap)",
+                    "overspeed_start peak 27.78 for 5.0 s from 27.78 limit 16.67",
+                    "overspeed_end peak 27.78 for 5.0 s from 27.78 limit 16.67 (shutdown)",
+                ]
+            ),
+            // GPS time going back is a gap too.
+            (
+                (100...106).map { Step(at: Double($0), speed: 100 / 3.6) } + [Step(at: 0, speed: 100 / 3.6)],
+                [
+                    "overspeed_start peak 27.78 for 5.0 s from 27.78 limit 16.67",
+                    "overspeed_end peak 27.78 for 6.0 s from 27.78 limit 16.67 (gap)",
+                ]
+            ),
+        ] as [([Step], [String])]
     )
-    func overspeed(speeds: [Double], expected: [String]) {
+    func overspeed(steps: [Step], expected: [String]) {
         var settings = DrivingSettings()
         settings.overspeedLimit = 60 / 3.6
-        #expect(Self.run(Self.steps(speeds), settings).map(Self.line) == expected)
+        #expect(Self.run(steps, settings).map(Self.line) == expected)
     }
 
     @Test("a region's limit wins inside it; leaving it ends the overspeed it judged")

@@ -7,8 +7,9 @@ import WaymarkCore
     static let start = Timestamp(seconds: 1_764_000_000)
     static let metresPerDegreeLongitude = 111_320.0 * 0.656  // cos 49°
 
-    /// One fix a second, driving east at each of `speeds` (m/s), from 12.1° E.
-    static func drive(_ speeds: [Double], through pipeline: inout EventPipeline) -> [Event] {
+    /// One fix a second, driving east at each of `speeds` (m/s), from 12.1° E. With `ggaFirst`, each epoch starts
+    /// with a fix of the same time without a speed, as gpsd's GGA-triggered TPV before the RMC's.
+    static func drive(_ speeds: [Double], ggaFirst: Bool = false, through pipeline: inout EventPipeline) -> [Event] {
         var events: [Event] = []
         var east = 0.0
         for (second, speed) in speeds.enumerated() {
@@ -21,14 +22,30 @@ import WaymarkCore
                 speed: speed,
                 course: 90
             )
-            let update = SourceUpdate(
-                .location(fix),
-                monotonic: MonotonicInstant(nanoseconds: Int64(second) * 1_000_000_000),
-                wallClock: start.advanced(by: .seconds(second))
-            )
-            events += pipeline.handle(update)
+            var gga = fix
+            gga.speed = nil
+            gga.course = nil
+            let epoch: [Location] = ggaFirst ? [gga, fix] : [fix]
+            for (index, tpv) in epoch.enumerated() {
+                let update = SourceUpdate(
+                    .location(tpv),
+                    monotonic: MonotonicInstant(nanoseconds: Int64(second) * 1_000_000_000 + Int64(index) * 100_000),
+                    wallClock: start.advanced(by: .seconds(second))
+                )
+                events += pipeline.handle(update)
+            }
         }
         return events
+    }
+
+    @Test("a receiver that sends GGA before RMC: the RMC's speed, a repeated epoch, is judged")
+    func ggaBeforeRMC() {
+        var pipeline = EventPipeline(driving: DrivingSettings(overspeedLimit: 3))
+        // 4 m/s for 10 s over a 3 m/s limit, then 1 m/s: one overspeed, confirmed after 5 s, ended by slowing.
+        let speeds = Array(repeating: 4.0, count: 10) + [1, 1]
+        let reports = Self.driving(Self.drive(speeds, ggaFirst: true, through: &pipeline))
+        #expect(reports.map(\.kind) == [.overspeedStart, .overspeedEnd])
+        #expect(reports.last?.duration == .seconds(10))
     }
 
     static func driving(_ events: [Event]) -> [DrivingReport] {
