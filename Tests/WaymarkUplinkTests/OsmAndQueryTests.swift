@@ -45,23 +45,23 @@ private let positionParameters = "id=bus-42&timestamp=1890320264250&lat=49.02656
             ),
             (
                 #"{"type":"driving","seq":15,\#(eventTime),"kind":"harsh_braking",\#(eventPlace),"peak":4.71,"duration":2,"speed":13.99,"speed_after":0}"#,
-                "\(positionParameters)&alarm=hardBraking&event=driving&kind=harsh_braking&peak=4.71&drivingDuration=2&seq=15"
+                "\(positionParameters)&speed=27.194&alarm=hardBraking&event=driving&kind=harsh_braking&peak=4.71&drivingDuration=2&seq=15"
             ),
             (
                 #"{"type":"driving","seq":16,\#(eventTime),"kind":"harsh_acceleration",\#(eventPlace),"peak":2.6,"duration":1,"speed":10}"#,
-                "\(positionParameters)&alarm=hardAcceleration&event=driving&kind=harsh_acceleration&peak=2.6&drivingDuration=1&seq=16"
+                "\(positionParameters)&speed=19.438&alarm=hardAcceleration&event=driving&kind=harsh_acceleration&peak=2.6&drivingDuration=1&seq=16"
             ),
             (
                 #"{"type":"driving","seq":17,\#(eventTime),"kind":"harsh_cornering",\#(eventPlace),"peak":5.05,"duration":2,"speed":15.9,"direction":"left"}"#,
-                "\(positionParameters)&alarm=hardCornering&event=driving&kind=harsh_cornering&peak=5.05&drivingDuration=2&seq=17"
+                "\(positionParameters)&speed=30.907&alarm=hardCornering&event=driving&kind=harsh_cornering&peak=5.05&drivingDuration=2&seq=17"
             ),
             (
                 #"{"type":"driving","seq":18,\#(eventTime),"kind":"overspeed_start",\#(eventPlace),"peak":18,"duration":5,"speed":17,"limit":16.67}"#,
-                "\(positionParameters)&alarm=overspeed&event=driving&kind=overspeed_start&peak=34.989&drivingDuration=5&speedLimit=32.404&seq=18"
+                "\(positionParameters)&speed=33.045&alarm=overspeed&event=driving&kind=overspeed_start&peak=34.989&drivingDuration=5&speedLimit=32.404&seq=18"
             ),
             (
                 #"{"type":"driving","seq":19,\#(eventTime),"kind":"overspeed_end",\#(eventPlace),"peak":18,"duration":8,"speed":15,"limit":16.67}"#,
-                "\(positionParameters)&event=driving&kind=overspeed_end&peak=34.989&drivingDuration=8&speedLimit=32.404&seq=19"
+                "\(positionParameters)&speed=29.158&event=driving&kind=overspeed_end&peak=34.989&drivingDuration=8&speedLimit=32.404&seq=19"
             ),
         ]
     )

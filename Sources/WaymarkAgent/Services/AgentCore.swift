@@ -573,7 +573,7 @@ struct AgentCore {
                 "kind": "\(report.kind.rawValue)", "peak": "\(report.peak)",
                 "duration_s": "\(report.duration.secondsValue)",
             ])
-            if let limit = report.limit { metadata["limit_kmh"] = "\(Int((limit * 3.6).rounded()))" }
+            if let limit = report.limit.flatMap(DrivingReport.wholeKmh) { metadata["limit_kmh"] = "\(limit)" }
             logger.info("driving event", metadata: metadata)
         case .location, .heading, .region, .regionState, .beacon:
             break

@@ -30,9 +30,15 @@ enum TripTrack {
             var figures: [String] = []
             let overspeed = kind.hasPrefix("overspeed")
             if let peak = line.number("peak") {
-                figures.append(overspeed ? "peak \(kmh(peak)) km/h" : "peak \(peak) m/s²")
+                if !overspeed {
+                    figures.append("peak \(peak) m/s²")
+                } else if let kmh = DrivingReport.wholeKmh(peak) {
+                    figures.append("peak \(kmh) km/h")
+                }
             }
-            if let limit = line.number("limit") { figures.append("limit \(kmh(limit)) km/h") }
+            if let limit = line.number("limit").flatMap(DrivingReport.wholeKmh) {
+                figures.append("limit \(limit) km/h")
+            }
             if let duration = line.number("duration") { figures.append("\(duration) s") }
             return Waypoint(
                 time: event.time,
@@ -44,9 +50,6 @@ enum TripTrack {
             )
         }
     }
-
-    /// Metres per second in whole km/h.
-    private static func kmh(_ speed: Double) -> Int { Int((speed * 3.6).rounded()) }
 
     /// `2010-04-11T10-05-12.000Z.gpx`: the trip's start, with `-` for `:` so every file system takes it.
     static func fileName(start: Timestamp) -> String {

@@ -16,7 +16,7 @@ import WaymarkFormats
 ///   (a resume's `resumeDistance`: Traccar reads a device's `distance` as the way since its last position).
 /// - A `driving` event is a position where its peak was, with `alarm` = `hardAcceleration`, `hardBraking`,
 ///   `hardCornering` or, at an overspeed's start, `overspeed` (Traccar's alarm values, which raise its alarm events
-///   and notifications), `event` = `driving`, `kind`, `peak` (m/s², or knots for an overspeed), `drivingDuration`
+///   and notifications), `speed` (knots: the event's `speed`), `event` = `driving`, `kind`, `peak` (m/s², or knots for an overspeed), `drivingDuration`
 ///   (seconds) and `speedLimit` (knots). An overspeed's end raises no alarm. A trip carries `odometer` (metres:
 ///   Traccar's own key for a vehicle's odometer).
 /// - Every request carries `seq`, kept as an attribute, so that the positions a retry sent twice can be told
@@ -36,7 +36,7 @@ public enum OsmAndQuery {
         }
         switch event.type {
         case "location":
-            add("speed", event.number("speed").map { JSONObjectWriter.rounded($0 * knotsPerMetrePerSecond, places: 3) })
+            add("speed", event.number("speed").map(knots))
             add("bearing", event.number("course"))
             add("altitude", event.number("alt_msl") ?? event.number("alt_hae"))
             add("accuracy", event.number("h_acc"))
@@ -53,6 +53,8 @@ public enum OsmAndQuery {
             parameters.append(("event", "region"))
         case "driving":
             guard let kind = event.string("kind") else { return nil }
+            // Traccar stores a position's speed as 0 when none is sent: the speed the event reports is the one.
+            add("speed", event.number("speed").map(knots))
             if let alarm = alarms[kind] { parameters.append(("alarm", alarm)) }
             parameters.append(("event", "driving"))
             parameters.append(("kind", kind))
@@ -67,7 +69,7 @@ public enum OsmAndQuery {
             add("tripDuration", event.number("duration"))
             add(
                 "tripMaxSpeed",
-                event.number("max_speed").map { JSONObjectWriter.rounded($0 * knotsPerMetrePerSecond, places: 3) }
+                event.number("max_speed").map(knots)
             )
         default:
             return nil
