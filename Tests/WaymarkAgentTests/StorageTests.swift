@@ -59,6 +59,33 @@ import WaymarkTestSupport
         #expect(storage.commits == 2 && storage.committed == 3)
     }
 
+    /// The odometer alone (a parked agent whose filter holds every fix) is committed within `commit_interval`; a
+    /// `waymark odometer set` request is removed by the commit that saves it, not before, and not when a newer
+    /// request replaced it meanwhile.
+    @Test func theOdometerIsCommittedAndItsRequestRemovedAfter() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let clock = Clock()
+        let storage = try Self.storage(directory, interval: .seconds(1), clock: clock)
+        let request = OdometerRequest(stateDirectory: directory.path)
+        try request.write(metres: 5000)
+        storage.saveOdometer(5000, asked: request)
+        #expect(storage.nextDeadline == clock.read() + .seconds(1))
+        #expect(request.read() == 5000)
+        clock.advance(by: .seconds(1))
+        _ = storage.commitIfDue()
+        #expect(try storage.spool.load().odometer == 5000)
+        #expect(request.read() == nil)
+
+        try request.write(metres: 7000)
+        storage.saveOdometer(7000, asked: request)
+        try request.write(metres: 8000)
+        clock.advance(by: .seconds(1))
+        _ = storage.commitIfDue()
+        #expect(try storage.spool.load().odometer == 7000)
+        #expect(request.read() == 8000)
+    }
+
     /// Every event alone: one transaction each, the window's state with the last of them.
     @Test func everyEventAlone() throws {
         let directory = try Fixtures.temporaryDirectory()

@@ -467,15 +467,17 @@ struct AgentCore {
         for event in events where !logged || event.type == "deferred_finished" { log(event) }
     }
 
-    /// Takes the odometer `waymark odometer set` asked for, if it did: the next commit saves it.
+    /// Takes the odometer `waymark odometer set` asked for, if it did and it is not taken already: the next commit
+    /// saves it and removes the request.
     mutating func takeOdometerRequest(stateDirectory: String) {
-        guard let metres = OdometerRequest(stateDirectory: stateDirectory).take() else { return }
+        let request = OdometerRequest(stateDirectory: stateDirectory)
+        guard let metres = request.read(), storage?.odometerRequest?.metres != metres else { return }
         logger.notice(
             "odometer set (waymark odometer set)",
             metadata: ["from_m": "\(pipeline.activity.odometer)", "to_m": "\(metres)"]
         )
         pipeline.setOdometer(metres)
-        storage?.saveOdometer(metres)
+        storage?.saveOdometer(metres, asked: request)
     }
 
     /// Ends a deferral window: its `deferred_finished` is numbered and stored, and the window's batch is
