@@ -29,8 +29,8 @@ extension RegionFileDecoder {
         var beacon: BeaconRead?
         /// `ranging`, when a boolean.
         var ranging: (value: Bool, position: TextPosition)?
-        /// `speed_limit` in km/h, when a number above 0 and up to 1000.
-        var speedLimitKmh: Double?
+        /// `speed_limit` in km/h, when a number above 0 and up to 1000, and where it is.
+        var speedLimit: (kmh: Double, position: TextPosition)?
     }
 
     /// Reads the element of `features` at the reader.
@@ -134,7 +134,7 @@ extension RegionFileDecoder {
                     notifyOnEntry: properties.notifyOnEntry,
                     notifyOnExit: properties.notifyOnExit,
                     shape: $0,
-                    speedLimitKmh: properties.speedLimitKmh
+                    speedLimitKmh: properties.speedLimit?.kmh
                 )
             }
         }
@@ -329,7 +329,7 @@ extension RegionFileDecoder {
                     let start = reader.offset
                     let number = try reader.readNumber()
                     if number > 0, number <= 1000 {
-                        properties.speedLimitKmh = number
+                        properties.speedLimit = (number, valuePosition)
                     } else {
                         shownValue = reader.text(from: start)
                     }
