@@ -86,7 +86,8 @@ extension MetricFamily {
     static let trips = MetricFamily("waymark_trips_total", .counter, "Trips ended.")
     static let odometer = MetricFamily(
         "waymark_odometer_meters",
-        .counter,
+        // A gauge: `waymark odometer set` can lower it, and a counter that falls reads as a reset to Prometheus.
+        .gauge,
         "Metres driven: the odometer, the sum of the trips' distances, kept across restarts."
     )
     /// By ``drivingKinds``.
