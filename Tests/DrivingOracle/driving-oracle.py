@@ -2,9 +2,9 @@
 """An independent computation of Waymark's driving events from a gpsd JSON capture (docs/driving.md).
 
 It reads the capture's TPV lines itself and applies the documented definitions with the default settings; it
-imports nothing of Waymark's. One fix per epoch: the first TPV of that time that carries a receiver-measured track
-(gpsd sets `track` only then), with mode 2 or 3; an epoch without one is no sample and no gap (a gap is a step over
-MAX_STEP). Prints one JSON object per event, and a last line
+imports nothing of Waymark's. One fix per epoch: the speed and track of the latest TPV of that time that carries a
+receiver-measured track (gpsd sets `track` only then), with mode 2 or 3; an epoch without one is no sample and no
+gap (a gap is a step over MAX_STEP). Prints one JSON object per event, and a last line
 {"odometer_m": ...} with the geodesic sum of the positions of the `location` lines of EVENTS, when `--odometer
 EVENTS` is given (the fixes Waymark accepted, as `waymark replay --print` printed them).
 
@@ -47,8 +47,6 @@ def epochs(path):
             if t not in by_time:
                 by_time[t] = None
                 order.append(t)
-            if by_time[t] is not None and by_time[t][1] is not None:
-                continue  # the first measured speed of an epoch counts
             if "track" in tpv and "speed" in tpv and 0 <= tpv["track"] <= 360:
                 eps = tpv.get("eps")
                 error = min(eps, SPEED_ERROR) if eps is not None else SPEED_ERROR
