@@ -71,6 +71,8 @@ public enum OwnTracksMessage {
             return Publication(topicSuffix: "/event", payload: payload)
         case "driving":
             guard let kind = event.string("kind"), let trigger = triggers[kind] else { return nil }
+            // No `acc`: Home Assistant's tracker ignores a location without one, so an event dated at its episode's
+            // start never replaces the current position there (the Recorder orders by `tst` itself).
             JSONObjectWriter.write(into: &payload) { object in
                 object.string("_type", "location")
                 object.number("lat", lat)
