@@ -156,8 +156,13 @@ import WaymarkTestSupport
             #expect(core.pipeline.activity.isOnTrip)
         }
         let storage = try Self.storage(directory, interval: .zero, clock: clock)
-        let trip = try #require(storage.recovered.openTrip)
+        var trip = try #require(storage.recovered.openTrip)
         #expect(trip.endReason == .interrupted && trip.distance > 1_000)
+        // The odometer last committed, from 0, to its `odometer_m`: the trip's saved distance and at most the
+        // minute driven since it was saved (under 2 km at the drive's 29 m/s at most).
+        let odometer = try #require(storage.recovered.odometer)
+        #expect(odometer >= trip.distance && odometer < trip.distance + 60 * 29, "\(odometer) m, trip \(trip.distance)")
+        trip.odometer = odometer
         #expect(trip.end.seconds > (lastTime?.seconds ?? 0) - 61, "saved at most a minute before the cut")
         let printed = Collector()
         var core = AgentCore(

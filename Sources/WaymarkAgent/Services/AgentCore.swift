@@ -108,7 +108,10 @@ struct AgentCore {
             let time = storage.recovered.lastTime ?? eventTime(at: now, wallClock: wallClock)
             emit(closeWindow(report, time: time, now: now))
         }
-        if let trip = storage?.recovered.openTrip {
+        if var trip = storage?.recovered.openTrip {
+            // The odometer last committed: where the next trip goes on from. The trip is saved once a minute, the
+            // odometer with every commit, so it can be ahead of the trip's saved end by up to a minute's driving.
+            trip.odometer = trip.odometer ?? storage?.recovered.odometer
             logger.notice(
                 "the trip in progress when the agent last stopped without a shutdown is reported as interrupted",
                 metadata: ["start": "\(trip.start)", "distance_m": "\(Int(trip.distance.rounded()))"]
