@@ -18,6 +18,8 @@ struct AgentCore {
     private let logger: Logger
     /// When the trip in progress was last saved, and whether the vehicle stood still then.
     private var tripSaved: (at: MonotonicInstant, standing: Bool)?
+    /// `odometer` beside the spool, written at each trip's end when events are spooled (``keptOdometer(_:)``).
+    private var keptOdometer: OdometerFile?
     /// What the agent did since it started: for ``serviceStatus``, `waymark status` and the metrics.
     var operating: OperatingState
     /// The health alarms; nil in a replay, whose clocks are the recording's.
@@ -67,8 +69,10 @@ struct AgentCore {
             activity: configuration.activity,
             driving: configuration.driving,
             savedInside: storage?.recovered.insideRegions ?? savedInside,
-            odometer: storage?.recovered.odometer ?? 0
+            // A spool set aside (or lost) has none: the copy kept at the last trip's end, if any.
+            odometer: storage?.recovered.odometer ?? storage.map(Self.keptOdometer)?.read() ?? 0
         )
+        keptOdometer = storage.map(Self.keptOdometer)
         sequencer = EventSequencer(lastSeq: storage?.recovered.lastSeq ?? 0)
         deferral = DeferralPolicy(settings: configuration.deferred)
         encoder = EventEncoder(deviceID: configuration.agent.deviceID)
@@ -449,7 +453,10 @@ struct AgentCore {
             sequencer.number(&event)
             let stored = StoredEvent(event, encoder: encoder)
             storage.append(stored)
-            if case .trip = event.kind { storage.clearOpenTrip() }
+            if case .trip(let trip) = event.kind {
+                storage.clearOpenTrip()
+                keep(odometer: trip.odometer)
+            }
             numbered.append(event)
             lines.append(stored.line)
             let wasDeferring = deferral.isDeferring
@@ -468,6 +475,26 @@ struct AgentCore {
         sink.deliver(events, lines: sink.wantsLines ? lines : [])
         // A window closed here was not among the events logged as they started to wait.
         for event in events where !logged || event.type == "deferred_finished" { log(event) }
+    }
+
+    /// `odometer` beside the spool (in `state_dir`): the odometer at the last trip's end, outside the spool.
+    static func keptOdometer(_ storage: Storage) -> OdometerFile {
+        let path = storage.spool.path
+        return OdometerFile(
+            stateDirectory: String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)]),
+            name: "odometer"
+        )
+    }
+
+    /// Keeps the odometer at a trip's end outside the spool (one small synced write a trip); a failure is logged,
+    /// and the spool still has it.
+    private func keep(odometer: Double?) {
+        guard let keptOdometer, let odometer else { return }
+        do {
+            try keptOdometer.write(metres: odometer)
+        } catch {
+            logger.warning("the odometer's copy outside the spool cannot be written", metadata: ["error": "\(error)"])
+        }
     }
 
     /// Takes the odometer `waymark odometer set` asked for, if it did and it is not taken already: the next commit
