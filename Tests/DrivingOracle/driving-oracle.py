@@ -80,8 +80,9 @@ def events(path):
                           "speed": run["speed"], "speed_after": speed_after})
 
     def end_all():
+        # The data stopped: an episode ends one epoch after its last window over, when the next fix was due.
         for kind, run in list(runs.items()):
-            end(kind, run, run["last"], run["last_speed"])
+            end(kind, run, run["last"] + run["step"], run["last_speed"])
         runs.clear()
 
     for fix in epochs(path):
@@ -98,6 +99,7 @@ def events(path):
             if turn > 180:
                 turn -= 360
             course = window[-1][2] + turn
+        step = t - window[-1][0] if window else 0.0
         window.append([t, speed, course, error])
         # The newest fix at least WINDOW older than this one starts the window.
         starts = [i for i, sample in enumerate(window) if t - sample[0] >= WINDOW]
@@ -130,9 +132,10 @@ def events(path):
                 run["peak"] = max(run["peak"], abs(value))
                 run["last"] = t
                 run["last_speed"] = speed
+                run["step"] = step
             elif kind in runs:
                 run = runs.pop(kind)
-                end(kind, run, t if values else run["last"], speed)
+                end(kind, run, t if values else run["last"] + run["step"], speed)
     end_all()
     return sorted(found, key=lambda event: event["time"])
 

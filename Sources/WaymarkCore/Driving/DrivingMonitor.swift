@@ -51,8 +51,8 @@ public struct DrivingMonitor: Sendable {
         return events.sorted { $0.time < $1.time }
     }
 
-    /// Driving stops being judged (shutdown, the end of a replay): episodes in progress end at their last window
-    /// over, an overspeed at the last fix.
+    /// Driving stops being judged (shutdown, the end of a replay): episodes in progress end an epoch after their
+    /// last window over, an overspeed at the last fix.
     public mutating func finish() -> [Event] {
         var events = endAll()
         events += overspeed.finish()
@@ -69,16 +69,18 @@ public struct DrivingMonitor: Sendable {
     /// The windows that are over each threshold at `sample`: episodes start, go on or end.
     private mutating func judge(_ sample: MotionWindow.Sample) -> [Event] {
         let values = window.values(over: settings.window)
+        let samples = window.samples
+        let step = samples.count >= 2 ? sample.time.duration(since: samples[samples.count - 2].time) : .zero
         var events: [Event] = []
         for kind in [DrivingReport.Kind.harshAcceleration, .harshBraking, .harshCornering] {
             if let values, let value = overValue(kind, values) {
                 if episodes[kind] == nil {
-                    episodes[kind] = HarshEpisode(kind: kind, value: value, values: values, sample: sample)
+                    episodes[kind] = HarshEpisode(kind: kind, value: value, values: values, sample: sample, step: step)
                 } else {
-                    episodes[kind]?.extend(value: value, sample: sample)
+                    episodes[kind]?.extend(value: value, sample: sample, step: step)
                 }
             } else if let episode = episodes.removeValue(forKey: kind) {
-                let end = values == nil ? episode.lastOver : sample.time
+                let end = values == nil ? episode.cutEnd : sample.time
                 let event = episode.report(endingAt: end, speedAfter: sample.speed, minDuration: settings.minDuration)
                 if let event { events.append(event) }
             }
@@ -111,13 +113,13 @@ public struct DrivingMonitor: Sendable {
         }
     }
 
-    /// Every harsh episode ends at its last window over: the data stopped (a gap, the end).
+    /// Every harsh episode ends an epoch after its last window over: the data stopped (a gap, the end).
     private mutating func endAll() -> [Event] {
         var events: [Event] = []
         for kind in [DrivingReport.Kind.harshAcceleration, .harshBraking, .harshCornering] {
             guard let episode = episodes.removeValue(forKey: kind) else { continue }
             let event = episode.report(
-                endingAt: episode.lastOver,
+                endingAt: episode.cutEnd,
                 speedAfter: episode.lastSpeed,
                 minDuration: settings.minDuration
             )

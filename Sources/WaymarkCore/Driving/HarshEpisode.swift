@@ -11,8 +11,16 @@ struct HarshEpisode: Sendable {
     private(set) var peakPosition: Coordinate
     private(set) var lastOver: Timestamp
     private(set) var lastSpeed: Double
+    /// The epoch before ``lastOver``: when the data stops, the episode ends when the next fix was due.
+    private(set) var lastStep: Duration
 
-    init(kind: DrivingReport.Kind, value: Double, values: MotionWindow.Values, sample: MotionWindow.Sample) {
+    init(
+        kind: DrivingReport.Kind,
+        value: Double,
+        values: MotionWindow.Values,
+        sample: MotionWindow.Sample,
+        step: Duration
+    ) {
         self.kind = kind
         start = sample.time
         speedBefore = values.startSpeed
@@ -21,9 +29,10 @@ struct HarshEpisode: Sendable {
         peakPosition = sample.position
         lastOver = sample.time
         lastSpeed = sample.speed
+        lastStep = step
     }
 
-    mutating func extend(value: Double, sample: MotionWindow.Sample) {
+    mutating func extend(value: Double, sample: MotionWindow.Sample, step: Duration) {
         if abs(value) > peak {
             peak = abs(value)
             peakSigned = value
@@ -31,9 +40,14 @@ struct HarshEpisode: Sendable {
         }
         lastOver = sample.time
         lastSpeed = sample.speed
+        lastStep = step
     }
 
-    /// The episode ended at `end` (the first window not over, or its last window over when the data stopped):
+    /// When the data stopped (a gap, the end): one epoch after its last window over, when the window that would
+    /// have ended it was due, as a fix not over would have ended it.
+    var cutEnd: Timestamp { lastOver.advanced(by: lastStep) }
+
+    /// The episode ended at `end` (the first window not over, or ``cutEnd`` when the data stopped):
     /// its event when it lasted at least `minDuration`.
     func report(endingAt end: Timestamp, speedAfter: Double, minDuration: Duration) -> Event? {
         let duration = end.duration(since: start)

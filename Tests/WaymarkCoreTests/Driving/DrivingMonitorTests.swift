@@ -153,17 +153,36 @@ import WaymarkCore
         #expect(Self.run(steps).map(Self.line) == expected)
     }
 
-    @Test("a gap in the data: speeds across it are no acceleration, and an episode ends at its last window over")
-    func gaps() {
-        // 20 m/s, 10 s without fixes, then 5 m/s: not braking.
-        let across = [Step(at: 0, speed: 20), Step(at: 1, speed: 20), Step(at: 11, speed: 5), Step(at: 12, speed: 5)]
-        #expect(Self.run(across).isEmpty)
-        // Braking at 4 m/s² for two windows, then the data stops for 10 s.
-        let cut = [
-            Step(at: 0, speed: 20), Step(at: 1, speed: 20), Step(at: 2, speed: 16), Step(at: 3, speed: 12),
-            Step(at: 13, speed: 12),
-        ]
-        #expect(Self.run(cut).map(Self.line) == ["harsh_braking peak 4.0 for 1.0 s from 20.0 to 12.0"])
+    @Test(
+        "a gap in the data: speeds across it are no acceleration; an episode it cuts lasts as one a fix ends",
+        arguments: [
+            // 20 m/s, 10 s without fixes, then 5 m/s: not braking.
+            ([Step(at: 0, speed: 20), Step(at: 1, speed: 20), Step(at: 11, speed: 5), Step(at: 12, speed: 5)], []),
+            // Braking at 4 m/s² for two windows, then the data stops for 10 s: as long as the braking ended by a fix.
+            (
+                [
+                    Step(at: 0, speed: 20), Step(at: 1, speed: 20), Step(at: 2, speed: 16), Step(at: 3, speed: 12),
+                    Step(at: 13, speed: 12),
+                ],
+                [DrivingMonitorTests.braking]
+            ),
+            // One window over, then a gap, or the end of the data: 1 s, as when a steady fix follows it.
+            (
+                [Step(at: 0, speed: 20), Step(at: 1, speed: 20), Step(at: 2, speed: 16), Step(at: 12, speed: 16)],
+                ["harsh_braking peak 4.0 for 1.0 s from 20.0 to 16.0"]
+            ),
+            (
+                DrivingMonitorTests.steps([20, 20, 16]),
+                ["harsh_braking peak 4.0 for 1.0 s from 20.0 to 16.0"]
+            ),
+            (
+                DrivingMonitorTests.steps([20, 20, 16, 16]),
+                ["harsh_braking peak 4.0 for 1.0 s from 20.0 to 16.0"]
+            ),
+        ] as [([Step], [String])]
+    )
+    func gaps(steps: [Step], expected: [String]) {
+        #expect(Self.run(steps).map(Self.line) == expected)
     }
 
     /// 20 m/s braking at 4 m/s² from t = 2 to 3, then steady: one event.
