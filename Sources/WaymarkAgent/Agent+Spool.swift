@@ -28,6 +28,8 @@ extension Agent {
         ]
         let drops = stats.drops.sorted { $0.key < $1.key }.map { "\(quoted($0.key)):\($0.value)" }
         fields.append("\"drops\":{\(drops.joined(separator: ","))}")
+        // The odometer as last committed: what a restart goes on from.
+        if let odometer = try spool.load().odometer { fields.append("\"odometer_m\":\(odometer)") }
         let sinks = stats.sinks.map { sink -> String in
             var members = ["\"name\":\(quoted(sink.name))", "\"cursor\":\(sink.cursor)", "\"unsent\":\(sink.unsent)"]
             if let seq = sink.oldestUnsentSeq { members.append("\"oldest_unsent_seq\":\(seq)") }

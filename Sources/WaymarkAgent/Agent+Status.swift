@@ -234,6 +234,7 @@ enum StatusTable {
             }
             line("activity", text)
         }
+        if let odometer = json["odometer_m"]?.number { line("odometer", length(odometer)) }
         let regions = json["regions"]?.elements?.compactMap(\.string) ?? []
         line("regions", regions.isEmpty ? "inside none" : "inside " + regions.joined(separator: ", "))
         if let beacons = json["beacons"] {

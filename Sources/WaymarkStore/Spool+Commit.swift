@@ -16,6 +16,9 @@ public struct SpoolCommit: Sendable {
     public var insideRegions: [String]?
     /// The trip in progress to save (`save`), or to forget because it ended (`clear`).
     public var openTrip: OpenTripChange?
+    /// The odometer, metres, when it moved: saved in the same transaction as the events of the fixes that moved
+    /// it, so a crash neither loses committed distance nor counts it twice.
+    public var odometer: Double?
     /// The number the next event must be above, when it is above every committed one (a fresh spool after a
     /// sink saw higher numbers): `seq` is never reused.
     public var seqFloor: UInt64?
@@ -38,6 +41,7 @@ public struct SpoolCommit: Sendable {
         events.isEmpty && cursors.isEmpty && quarantined.isEmpty && !writesWindow && insideRegions == nil
             && seqFloor == nil
             && openTrip == nil
+            && odometer == nil
     }
 }
 
@@ -122,6 +126,9 @@ extension Spool {
                 try database.run("DELETE FROM inside_region")
                 for id in Set(inside) { try database.run("INSERT INTO inside_region (id) VALUES (?)", id) }
                 try setState(StateKey.insideSaved, 1, database)
+            }
+            if let odometer = commit.odometer {
+                try setState(StateKey.odometerMillimetres, Int64((odometer * 1000).rounded()), database)
             }
             switch commit.openTrip {
             case .save(let trip): try save(trip, database)

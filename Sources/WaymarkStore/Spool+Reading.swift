@@ -22,6 +22,7 @@ extension Spool {
                 state.insideRegions = inside
             }
             state.openTrip = try Self.openTrip(database)
+            state.odometer = values[StateKey.odometerMillimetres].map { Double($0) / 1000 }
             state.lastTime = try database.integer("SELECT time FROM event ORDER BY seq DESC LIMIT 1").map(
                 Self.timestamp
             )
@@ -50,14 +51,17 @@ extension Spool {
         }
     }
 
-    /// The `location` and `error` events before `seq` whose time is `since` or later, in `seq` order: a trip's
-    /// track, with the losses of fix that split it.
+    /// The `location`, `error` and `driving` events before `seq` whose time is `since` or later, in `seq` order: a
+    /// trip's track, with the losses of fix that split it and its driving events' waypoints.
     public func track(before seq: UInt64, since time: Timestamp) throws(SpoolError) -> [StoredEvent] {
         try reading { database in
             try Self.events(
                 database,
-                "SELECT seq, kind, time, line FROM event WHERE seq < ? AND time >= ? AND kind IN (?, ?) ORDER BY seq",
-                [Int64(seq), Self.milliseconds(time), StoredEvent.Kind.location.code, StoredEvent.Kind.error.code]
+                "SELECT seq, kind, time, line FROM event WHERE seq < ? AND time >= ? AND kind IN (?, ?, ?) ORDER BY seq",
+                [
+                    Int64(seq), Self.milliseconds(time), StoredEvent.Kind.location.code, StoredEvent.Kind.error.code,
+                    StoredEvent.Kind.driving.code,
+                ]
             )
         }
     }

@@ -162,6 +162,7 @@ public final class Spool: Sendable {
         static let seqFloor = "seq_floor"
         static let windowStart = "window_start"
         static let insideSaved = "inside_saved"
+        static let odometerMillimetres = "odometer_mm"
         static let dropPrefix = "drops."
         static let quarantineDroppedPrefix = "quarantine_dropped."
     }
@@ -205,6 +206,8 @@ public struct SpoolState: Equatable, Sendable {
     public var openTrip: TripSummary?
     /// The time of the last event the spool holds; nil when it holds none.
     public var lastTime: Timestamp?
+    /// The odometer at the last commit that moved it, metres; nil when none was ever saved.
+    public var odometer: Double?
 
     public init() {}
 }

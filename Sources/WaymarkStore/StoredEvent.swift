@@ -36,13 +36,14 @@ public struct StoredEvent: Hashable, Sendable {
         public static let resume = Kind(code: 12)
         public static let trip = Kind(code: 13)
         public static let deferredFinished = Kind(code: 14)
+        public static let driving = Kind(code: 15)
 
         private static let names: [Int: String] = [
             1: "location", 2: "heading", 3: "status", 4: "error", 5: "region_state", 6: "alarm_cleared", 7: "beacon",
             8: "command", 9: "beacon_advertising",
             10: "region",
             11: "pause",
-            12: "resume", 13: "trip", 14: "deferred_finished",
+            12: "resume", 13: "trip", 14: "deferred_finished", 15: "driving",
         ]
 
         /// The kind of `event`.
@@ -62,6 +63,7 @@ public struct StoredEvent: Hashable, Sendable {
             case .alarmCleared: self = .alarmCleared
             case .command: self = .command
             case .beaconAdvertising: self = .beaconAdvertising
+            case .driving: self = .driving
             }
         }
 
@@ -71,8 +73,8 @@ public struct StoredEvent: Hashable, Sendable {
             self.code = code
         }
 
-        /// Events a fleet cannot do without: `region`, `pause`, `resume`, `trip` and `deferred_finished` are
-        /// dropped only when nothing else is left to drop.
+        /// Events a fleet cannot do without: `region`, `pause`, `resume`, `trip`, `deferred_finished` and `driving`
+        /// are dropped only when nothing else is left to drop.
         public var isProtected: Bool { code >= 10 }
 
         /// The event's `type`.

@@ -10,7 +10,7 @@ struct Waymark: AsyncParsableCommand {
         version: "waymark \(Agent.versionDescription)\nPlaces: \(Agent.geoNamesCredit)",
         subcommands: [
             Run.self, Replay.self, CheckConfig.self, Locate.self, Geo.self, Regions.self, Spool.self, Trips.self,
-            Defer.self, Places.self, Status.self, Sinks.self, Fleet.self,
+            Defer.self, Places.self, Status.self, Sinks.self, Fleet.self, Odometer.self,
         ]
     )
 }

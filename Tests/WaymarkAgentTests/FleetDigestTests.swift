@@ -78,9 +78,12 @@ import WaymarkFormats
         var moved = a
         moved.shape = .circle(center: Coordinate(latitude: 48.5, longitude: 11.25), radius: 51)
         #expect(FleetDigests.regions([a], beacons: []) != FleetDigests.regions([moved], beacons: []))
+        var limited = a
+        limited.speedLimitKmh = 30
+        #expect(FleetDigests.regions([a], beacons: []) != FleetDigests.regions([limited], beacons: []))
         #expect(
-            FleetDigests.canonicalText(regions: [b, a], beacons: [])
-                == "a|-|true|true|circle|48.5,11.25|50.0\nb|Depot|true|true|polygons|0.0,0.0;0.0,1.0;1.0,0.0;0.0,0.0\n"
+            FleetDigests.canonicalText(regions: [b, limited], beacons: [])
+                == "a|-|true|true|circle|48.5,11.25|50.0|30.0\nb|Depot|true|true|polygons|0.0,0.0;0.0,1.0;1.0,0.0;0.0,0.0|-\n"
         )
         // No region: SHA-256 of nothing.
         #expect(

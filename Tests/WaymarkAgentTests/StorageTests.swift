@@ -59,6 +59,33 @@ import WaymarkTestSupport
         #expect(storage.commits == 2 && storage.committed == 3)
     }
 
+    /// The odometer alone (a parked agent whose filter holds every fix) is committed within `commit_interval`; a
+    /// `waymark odometer set` request is removed by the commit that saves it, not before, and not when a newer
+    /// request replaced it meanwhile.
+    @Test func theOdometerIsCommittedAndItsRequestRemovedAfter() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let clock = Clock()
+        let storage = try Self.storage(directory, interval: .seconds(1), clock: clock)
+        let request = OdometerRequest(stateDirectory: directory.path)
+        try request.write(metres: 5000)
+        storage.saveOdometer(5000, asked: request)
+        #expect(storage.nextDeadline == clock.read() + .seconds(1))
+        #expect(request.read() == 5000)
+        clock.advance(by: .seconds(1))
+        _ = storage.commitIfDue()
+        #expect(try storage.spool.load().odometer == 5000)
+        #expect(request.read() == nil)
+
+        try request.write(metres: 7000)
+        storage.saveOdometer(7000, asked: request)
+        try request.write(metres: 8000)
+        clock.advance(by: .seconds(1))
+        _ = storage.commitIfDue()
+        #expect(try storage.spool.load().odometer == 7000)
+        #expect(request.read() == 8000)
+    }
+
     /// Every event alone: one transaction each, the window's state with the last of them.
     @Test func everyEventAlone() throws {
         let directory = try Fixtures.temporaryDirectory()
@@ -98,6 +125,30 @@ import WaymarkTestSupport
         #expect(storage.committed == 1)
     }
 
+    /// A core over `storage` that drove the first `seconds` of the Regensburg drive, and the time of its last fix.
+    static func drive(
+        seconds: Int64,
+        storage: Storage,
+        configuration: Configuration
+    ) throws -> (core: AgentCore, lastTime: Timestamp?) {
+        var core = AgentCore(
+            configuration: configuration,
+            clockFloor: nil,
+            storage: storage,
+            sink: DiscardingSink(),
+            logger: Logger(label: "test")
+        )
+        let replay = try Replay.open(contentsOf: Fixtures.gpsdLog("20100411_Geko_Regensburg.log.chk"))
+        var lastTime: Timestamp?
+        while let update = replay.next() {
+            core.process(update)
+            core.commit(now: update.monotonic, wallClock: update.wallClock)
+            if case .location(let fix) = update.event { lastTime = fix.time }
+            if let lastTime, lastTime.seconds - 1_890_320_264 > seconds { break }
+        }
+        return (core, lastTime)
+    }
+
     /// A power cut in the middle of a trip: the next start reports the trip as far as it was saved, with
     /// reason `interrupted`, once.
     @Test func aTripCutByAPowerLossIsReportedAtTheNextStart() throws {
@@ -110,27 +161,20 @@ import WaymarkTestSupport
         configuration.places.file = directory.appendingPathComponent("no-places.bin").path
         var lastTime: Timestamp?
         do {
-            let storage = try Self.storage(directory, interval: .zero, clock: clock)
-            var core = AgentCore(
-                configuration: configuration,
-                clockFloor: nil,
-                storage: storage,
-                sink: DiscardingSink(),
-                logger: logger
-            )
-            let replay = try Replay.open(contentsOf: Fixtures.gpsdLog("20100411_Geko_Regensburg.log.chk"))
             // Ten minutes into the drive, on the move; then the power goes: no finish, no close.
-            while let update = replay.next() {
-                core.process(update)
-                core.commit(now: update.monotonic, wallClock: update.wallClock)
-                if case .location(let fix) = update.event { lastTime = fix.time }
-                if let lastTime, lastTime.seconds - 1_890_320_264 > 600 { break }
-            }
+            let storage = try Self.storage(directory, interval: .zero, clock: clock)
+            let (core, last) = try Self.drive(seconds: 600, storage: storage, configuration: configuration)
+            lastTime = last
             #expect(core.pipeline.activity.isOnTrip)
         }
         let storage = try Self.storage(directory, interval: .zero, clock: clock)
-        let trip = try #require(storage.recovered.openTrip)
+        var trip = try #require(storage.recovered.openTrip)
         #expect(trip.endReason == .interrupted && trip.distance > 1_000)
+        // The odometer last committed, from 0, to its `odometer_m`: the trip's saved distance and at most the
+        // minute driven since it was saved (under 2 km at the drive's 29 m/s at most).
+        let odometer = try #require(storage.recovered.odometer)
+        #expect(odometer >= trip.distance && odometer < trip.distance + 60 * 29, "\(odometer) m, trip \(trip.distance)")
+        trip.odometer = odometer
         #expect(trip.end.seconds > (lastTime?.seconds ?? 0) - 61, "saved at most a minute before the cut")
         let printed = Collector()
         var core = AgentCore(
@@ -146,6 +190,37 @@ import WaymarkTestSupport
         #expect(trips.count == 1 && trips.first?.kind == .trip(trip) && trips.first?.time == trip.end)
         core.finish(now: clock.read(), wallClock: Timestamp(seconds: 0))
         #expect(try storage.spool.load().openTrip == nil, "reported once")
+    }
+
+    /// The odometer is kept outside the spool at each trip's end: a spool set aside (here: removed) does not take it.
+    @Test func theOdometerOutlivesTheSpool() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let clock = Clock()
+        let logger = Logger(label: "test")
+        var configuration = Configuration()
+        configuration.places.enabled = false  // never the board's gazetteer
+        do {
+            // Five minutes of the drive, then a clean stop: the trip ends.
+            let storage = try Self.storage(directory, interval: .seconds(1), clock: clock)
+            var (core, _) = try Self.drive(seconds: 300, storage: storage, configuration: configuration)
+            core.finish(now: clock.read(), wallClock: Timestamp(seconds: 0))
+        }
+        let kept = OdometerFile(stateDirectory: directory.path, name: "odometer").read()
+        #expect(kept.map { $0 > 1_000 } == true, "\(String(describing: kept))")
+        for suffix in ["", "-wal", "-shm"] {
+            try? FileManager.default.removeItem(at: directory.appendingPathComponent(Spool.fileName + suffix))
+        }
+        let fresh = try Self.storage(directory, interval: .seconds(1), clock: clock)
+        #expect(fresh.recovered.odometer == nil)
+        let core = AgentCore(
+            configuration: configuration,
+            clockFloor: nil,
+            storage: fresh,
+            sink: DiscardingSink(),
+            logger: logger
+        )
+        #expect(core.pipeline.activity.odometer == kept)
     }
 
     /// Without a fix, the first events wait; the core's own deadline lets them go after the longest wait,

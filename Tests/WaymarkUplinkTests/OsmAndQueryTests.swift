@@ -39,6 +39,30 @@ private let positionParameters = "id=bus-42&timestamp=1890320264250&lat=49.02656
                 #"{"type":"trip","seq":13,\#(eventTime),"reason":"stationary",\#(eventPlace),"start_time":"2029-11-25T16:00:00.000Z","start_lat":49,"start_lon":12,"distance":15234.5,"duration":3464.25,"max_speed":27.5,"stops":2}"#,
                 "\(positionParameters)&event=trip&tripDistance=15234.5&tripDuration=3464.25&tripMaxSpeed=53.456&seq=13"
             ),
+            (
+                #"{"type":"trip","seq":14,\#(eventTime),"reason":"shutdown",\#(eventPlace),"start_time":"2029-11-25T16:00:00.000Z","start_lat":49,"start_lon":12,"distance":10,"duration":60,"odometer_m":123456.7}"#,
+                "\(positionParameters)&event=trip&odometer=123456.7&tripDistance=10&tripDuration=60&seq=14"
+            ),
+            (
+                #"{"type":"driving","seq":15,\#(eventTime),"kind":"harsh_braking",\#(eventPlace),"peak":4.71,"duration":2,"speed":13.99,"speed_after":0}"#,
+                "\(positionParameters)&speed=27.194&alarm=hardBraking&event=driving&kind=harsh_braking&peak=4.71&drivingDuration=2&seq=15"
+            ),
+            (
+                #"{"type":"driving","seq":16,\#(eventTime),"kind":"harsh_acceleration",\#(eventPlace),"peak":2.6,"duration":1,"speed":10}"#,
+                "\(positionParameters)&speed=19.438&alarm=hardAcceleration&event=driving&kind=harsh_acceleration&peak=2.6&drivingDuration=1&seq=16"
+            ),
+            (
+                #"{"type":"driving","seq":17,\#(eventTime),"kind":"harsh_cornering",\#(eventPlace),"peak":5.05,"duration":2,"speed":15.9,"direction":"left"}"#,
+                "\(positionParameters)&speed=30.907&alarm=hardCornering&event=driving&kind=harsh_cornering&peak=5.05&drivingDuration=2&seq=17"
+            ),
+            (
+                #"{"type":"driving","seq":18,\#(eventTime),"kind":"overspeed_start",\#(eventPlace),"peak":18,"duration":5,"speed":17,"limit":16.67}"#,
+                "\(positionParameters)&speed=33.045&alarm=overspeed&event=driving&kind=overspeed_start&peak=34.989&drivingDuration=5&speedLimit=32.404&seq=18"
+            ),
+            (
+                #"{"type":"driving","seq":19,\#(eventTime),"kind":"overspeed_end",\#(eventPlace),"peak":18,"duration":8,"speed":15,"limit":16.67}"#,
+                "\(positionParameters)&speed=29.158&event=driving&kind=overspeed_end&peak=34.989&drivingDuration=8&speedLimit=32.404&seq=19"
+            ),
         ]
     )
     func sent(line: String, expected: String) throws {

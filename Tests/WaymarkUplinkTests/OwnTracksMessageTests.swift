@@ -24,6 +24,22 @@ import WaymarkUplink
                 "/event",
                 #"{"_type":"transition","lat":49.026566667,"lon":12.065271667,"tst":1890320264,"wtst":1890320264,"tid":"42","event":"leave","desc":"depot","t":"c","seq":11}"#
             ),
+            // Traccar's OwnTracks decoder: `t` "h" with `rty` 0 braking, 1 acceleration, 2 cornering; "s" overspeed.
+            (
+                #"{"type":"driving","seq":15,\#(time),"kind":"harsh_braking",\#(place),"peak":4.71,"duration":2,"speed":13.99,"speed_after":0}"#,
+                "",
+                #"{"_type":"location","lat":49.026566667,"lon":12.065271667,"tst":1890320264,"vel":50,"tid":"42","t":"h","rty":0,"kind":"harsh_braking","peak":4.71,"inregions":["depot"],"seq":15}"#
+            ),
+            (
+                #"{"type":"driving","seq":16,\#(time),"kind":"harsh_cornering",\#(place),"peak":5.05,"duration":2,"speed":15.9,"direction":"left"}"#,
+                "",
+                #"{"_type":"location","lat":49.026566667,"lon":12.065271667,"tst":1890320264,"vel":57,"tid":"42","t":"h","rty":2,"kind":"harsh_cornering","peak":5.05,"inregions":["depot"],"seq":16}"#
+            ),
+            (
+                #"{"type":"driving","seq":17,\#(time),"kind":"overspeed_start",\#(place),"peak":18,"duration":5,"speed":17,"limit":16.67}"#,
+                "",
+                #"{"_type":"location","lat":49.026566667,"lon":12.065271667,"tst":1890320264,"vel":61,"tid":"42","t":"s","kind":"overspeed_start","peak":18,"inregions":["depot"],"seq":17}"#
+            ),
         ]
     )
     func publication(line: String, topicSuffix: String, payload: String) throws {
@@ -37,6 +53,7 @@ import WaymarkUplink
         #"{"type":"heading","seq":5,\#(time),"magnetic":12.5,"true":15,"accuracy":2,"source":"course"}"#,
         #"{"type":"pause","seq":6,\#(time),"reason":"stationary",\#(place)}"#,
         #"{"type":"location","seq":7,\#(time),"mode":2}"#,
+        #"{"type":"driving","seq":8,\#(time),"kind":"overspeed_end",\#(place),"peak":18,"duration":8,"speed":15}"#,
     ])
     func nothingForWhatOwnTracksHasNoMessageFor(line: String) throws {
         #expect(OwnTracksMessage.publication(for: try EventLine(Array(line.utf8)), tid: "42", inside: []) == nil)

@@ -13,7 +13,17 @@ struct ActivityTests {
         events.compactMap { object in
             guard let type = object["type"] as? String, ["pause", "resume", "trip"].contains(type) else { return nil }
             var fields: [String: String] = [:]
-            for (key, value) in object where key != "seq" && key != "recv" { fields[key] = "\(value)" }
+            for (key, value) in object where key != "seq" && key != "recv" {
+                // A nested object (a trip's `driving`) as JSON with sorted keys: a dictionary's description has
+                // no fixed order.
+                if JSONSerialization.isValidJSONObject(value),
+                    let data = try? JSONSerialization.data(withJSONObject: value, options: [.sortedKeys])
+                {
+                    fields[key] = String(decoding: data, as: UTF8.self)
+                } else {
+                    fields[key] = "\(value)"
+                }
+            }
             return fields
         }
     }

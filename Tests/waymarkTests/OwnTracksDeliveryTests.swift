@@ -67,12 +67,15 @@ struct OwnTracksDeliveryTests {
         }
     }
 
-    /// The seqs of the location messages a subscriber received (with repeats), and the messages by seq.
+    /// The seqs of the location messages a subscriber received (with repeats), and the messages by seq: those of
+    /// `location` events, with the trigger `t` (a `driving` event's message has `h` or `s`).
     static func receivedLocations(_ output: URL) -> (seqs: [Int], bySeq: [Int: [String: Any]]) {
         var seqs: [Int] = []
         var bySeq: [Int: [String: Any]] = [:]
         for message in MosquittoTestServer.messages(in: output)
-        where message.topic == topic && message.payload["_type"] as? String == "location" {
+        where message.topic == topic && message.payload["_type"] as? String == "location"
+            && message.payload["t"] as? String == "t"
+        {
             guard let seq = message.payload["seq"] as? Int else { continue }
             seqs.append(seq)
             bySeq[seq] = message.payload

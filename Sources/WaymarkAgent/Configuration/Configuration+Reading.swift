@@ -28,6 +28,7 @@ extension Configuration {
             configuration.beacons.advertise.read(from: &section)
         },
         ConfigurationSection("fleet") { section, configuration in configuration.fleet.read(from: &section) },
+        ConfigurationSection("driving") { section, configuration in configuration.driving.read(from: &section) },
     ]
 
     /// Reads `sections` of a document over the defaults; returns the configuration and every problem found,

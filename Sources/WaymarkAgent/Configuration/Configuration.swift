@@ -41,6 +41,8 @@ public struct Configuration: Sendable, Equatable {
     public var beacons = BeaconsSettings()
     /// `[fleet]`: the board's status on the OwnTracks sink's broker.
     public var fleet = FleetSettings()
+    /// `[driving]`: harsh acceleration, braking and cornering, and overspeed (docs/driving.md).
+    public var driving = DrivingSettings()
 
     public init(
         agent: AgentSettings = .init(),

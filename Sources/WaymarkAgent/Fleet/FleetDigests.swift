@@ -30,21 +30,23 @@ enum FleetDigests {
 
     /// The canonical text of a monitored region set: one line per region, sorted by id (bytes), each ending in a
     /// line feed: `id|name|entry|exit|` then `circle|LAT,LON|RADIUS`, `polygons|` with each polygon's rings
-    /// (`LAT,LON` vertices joined by `;`, rings by `/`, polygons by ` `), or `beacon|CONSTRAINT|RANGING` (`-` for
-    /// none, numbers in their shortest round-trip form).
+    /// (`LAT,LON` vertices joined by `;`, rings by `/`, polygons by ` `), each then `|SPEED_LIMIT` (km/h), or
+    /// `beacon|CONSTRAINT|RANGING` (`-` for none, numbers in their shortest round-trip form).
     static func canonicalText(regions: [Region], beacons: [BeaconRegion]) -> String {
         func coordinate(_ point: Coordinate) -> String { "\(point.latitude),\(point.longitude)" }
         var lines: [(id: String, line: String)] = []
         for region in regions {
             let head = "\(region.id)|\(region.name ?? "-")|\(region.notifyOnEntry)|\(region.notifyOnExit)|"
+            // The speed limit is part of what the board monitors: a changed limit is a changed set.
+            let tail = "|" + (region.speedLimitKmh.map { "\($0)" } ?? "-")
             switch region.shape {
             case .circle(let center, let radius):
-                lines.append((region.id, head + "circle|\(coordinate(center))|\(radius)"))
+                lines.append((region.id, head + "circle|\(coordinate(center))|\(radius)" + tail))
             case .polygons(let polygons):
                 let text = polygons.map { rings in
                     rings.map { ring in ring.map(coordinate).joined(separator: ";") }.joined(separator: "/")
                 }
-                lines.append((region.id, head + "polygons|" + text.joined(separator: " ")))
+                lines.append((region.id, head + "polygons|" + text.joined(separator: " ") + tail))
             }
         }
         for beacon in beacons {

@@ -45,6 +45,7 @@ extension AgentCore {
                 }
             }
         }
+        writer.number("odometer_m", Self.rounded(pipeline.activity.odometer))
         writer.strings("regions", (pipeline.regions.insideIDs + (beacons?.insideIDs ?? [])).sorted())
         if let beacons {
             writer.object("beacons") { section in
@@ -149,6 +150,8 @@ extension AgentCore {
         metrics.append(.paused, pause == nil ? 0 : 1)
         metrics.append(.pauseReason) { pause?.reason.rawValue == MetricFamily.pauseReasons[$0] ? 1 : 0 }
         metrics.append(.trips, Double(operating.events(.trip)))
+        metrics.append(.odometer, Self.rounded(pipeline.activity.odometer))
+        metrics.append(.drivingEvents) { Double(counters["driving_\(MetricFamily.drivingKinds[$0])"]) }
         metrics.append(.regionCrossings, Double(operating.events(.region)))
         if let beacons {
             metrics.append(.beaconSightings, Double(beaconSightings))

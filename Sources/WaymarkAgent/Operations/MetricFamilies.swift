@@ -84,6 +84,21 @@ extension MetricFamily {
     )
     static let pauseReasons = ["stationary", "no_fix"]
     static let trips = MetricFamily("waymark_trips_total", .counter, "Trips ended.")
+    static let odometer = MetricFamily(
+        "waymark_odometer_meters",
+        // A gauge: `waymark odometer set` can lower it, and a counter that falls reads as a reset to Prometheus.
+        .gauge,
+        "Metres driven: the odometer, the sum of the trips' distances, kept across restarts."
+    )
+    /// By ``drivingKinds``.
+    static let drivingEvents = MetricFamily(
+        "waymark_driving_events_total",
+        .counter,
+        "Driving events since the agent started, by kind.",
+        by: "kind",
+        drivingKinds
+    )
+    static let drivingKinds = DrivingReport.Kind.allCases.map(\.rawValue)
     static let regionCrossings = MetricFamily(
         "waymark_region_crossings_total",
         .counter,

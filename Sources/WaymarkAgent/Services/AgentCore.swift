@@ -18,6 +18,8 @@ struct AgentCore {
     private let logger: Logger
     /// When the trip in progress was last saved, and whether the vehicle stood still then.
     private var tripSaved: (at: MonotonicInstant, standing: Bool)?
+    /// `odometer` beside the spool, written at each trip's end when events are spooled (``keptOdometer(_:)``).
+    private var keptOdometer: OdometerFile?
     /// What the agent did since it started: for ``serviceStatus``, `waymark status` and the metrics.
     var operating: OperatingState
     /// The health alarms; nil in a replay, whose clocks are the recording's.
@@ -69,8 +71,12 @@ struct AgentCore {
             heading: configuration.heading,
             regions: configuration.regions.monitor,
             activity: configuration.activity,
-            savedInside: storage?.recovered.insideRegions ?? savedInside
+            driving: configuration.driving,
+            savedInside: storage?.recovered.insideRegions ?? savedInside,
+            // A spool set aside (or lost) has none: the copy kept at the last trip's end, if any.
+            odometer: storage?.recovered.odometer ?? storage.map(Self.keptOdometer)?.read() ?? 0
         )
+        keptOdometer = storage.map(Self.keptOdometer)
         sequencer = EventSequencer(lastSeq: storage?.recovered.lastSeq ?? 0)
         deferral = DeferralPolicy(settings: configuration.deferred)
         encoder = EventEncoder(deviceID: configuration.agent.deviceID)
@@ -110,7 +116,10 @@ struct AgentCore {
             let time = storage.recovered.lastTime ?? eventTime(at: now, wallClock: wallClock)
             emit(closeWindow(report, time: time, now: now))
         }
-        if let trip = storage?.recovered.openTrip {
+        if var trip = storage?.recovered.openTrip {
+            // The odometer last committed: where the next trip goes on from. The trip is saved once a minute, the
+            // odometer with every commit, so it can be ahead of the trip's saved end by up to a minute's driving.
+            trip.odometer = trip.odometer ?? storage?.recovered.odometer
             logger.notice(
                 "the trip in progress when the agent last stopped without a shutdown is reported as interrupted",
                 metadata: ["start": "\(trip.start)", "distance_m": "\(Int(trip.distance.rounded()))"]
@@ -148,7 +157,8 @@ struct AgentCore {
         }
         health?.settings = configuration.health
         applyPlaces(configuration.places)
-        var events = pipeline.applyActivity(configuration.activity, at: now, wallClock: wallClock)
+        var events = pipeline.applyDriving(configuration.driving)
+        events += pipeline.applyActivity(configuration.activity, at: now, wallClock: wallClock)
         deliver(&events, now: now)
         applyDeferral(configuration.deferred, wallClock: wallClock, now: now)
     }
@@ -232,6 +242,7 @@ struct AgentCore {
     /// `error` event (committed with the next commit).
     mutating func commit(now: MonotonicInstant, wallClock: Timestamp) {
         saveOpenTrip(now: now)
+        storage?.saveOdometer(pipeline.activity.odometer)
         let reports = storage?.commitIfDue() ?? []
         if storage?.takeUplinksChanged() == true { checkSinks(now: now, wallClock: wallClock) }
         guard !reports.isEmpty else { return }
@@ -275,6 +286,7 @@ struct AgentCore {
         if storage != nil, let report = deferral.finish(now: now) {
             emit(closeWindow(report, time: eventTime(at: now, wallClock: wallClock), now: now))
         }
+        storage?.saveOdometer(pipeline.activity.odometer)
         beforeClosing(self)
         // A failure this late is logged by the storage; no later commit could carry its event.
         _ = storage?.close()
@@ -445,7 +457,10 @@ struct AgentCore {
             sequencer.number(&event)
             let stored = StoredEvent(event, encoder: encoder)
             storage.append(stored)
-            if case .trip = event.kind { storage.clearOpenTrip() }
+            if case .trip(let trip) = event.kind {
+                storage.clearOpenTrip()
+                keep(odometer: trip.odometer)
+            }
             numbered.append(event)
             lines.append(stored.line)
             let wasDeferring = deferral.isDeferring
@@ -464,6 +479,39 @@ struct AgentCore {
         sink.deliver(events, lines: sink.wantsLines ? lines : [])
         // A window closed here was not among the events logged as they started to wait.
         for event in events where !logged || event.type == "deferred_finished" { log(event) }
+    }
+
+    /// `odometer` beside the spool (in `state_dir`): the odometer at the last trip's end, outside the spool.
+    static func keptOdometer(_ storage: Storage) -> OdometerFile {
+        let path = storage.spool.path
+        return OdometerFile(
+            stateDirectory: String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)]),
+            name: "odometer"
+        )
+    }
+
+    /// Keeps the odometer at a trip's end outside the spool (one small synced write a trip); a failure is logged,
+    /// and the spool still has it.
+    private func keep(odometer: Double?) {
+        guard let keptOdometer, let odometer else { return }
+        do {
+            try keptOdometer.write(metres: odometer)
+        } catch {
+            logger.warning("the odometer's copy outside the spool cannot be written", metadata: ["error": "\(error)"])
+        }
+    }
+
+    /// Takes the odometer `waymark odometer set` asked for, if it did and it is not taken already: the next commit
+    /// saves it and removes the request.
+    mutating func takeOdometerRequest(stateDirectory: String) {
+        let request = OdometerRequest(stateDirectory: stateDirectory)
+        guard let metres = request.read(), storage?.odometerRequest?.metres != metres else { return }
+        logger.notice(
+            "odometer set (waymark odometer set)",
+            metadata: ["from_m": "\(pipeline.activity.odometer)", "to_m": "\(metres)"]
+        )
+        pipeline.setOdometer(metres)
+        storage?.saveOdometer(metres, asked: request)
     }
 
     /// Ends a deferral window: its `deferred_finished` is numbered and stored, and the window's batch is
@@ -560,6 +608,13 @@ struct AgentCore {
             var metadata = numbered(["id": "\(region.id)"])
             if let beacon = region.beacon { metadata["beacon"] = "\(beacon)" }
             logger.info("beacon region \(region.crossing.rawValue)", metadata: metadata)
+        case .driving(let report):
+            var metadata = numbered([
+                "kind": "\(report.kind.rawValue)", "peak": "\(report.peak)",
+                "duration_s": "\(report.duration.secondsValue)",
+            ])
+            if let limit = report.limit.flatMap(DrivingReport.wholeKmh) { metadata["limit_kmh"] = "\(limit)" }
+            logger.info("driving event", metadata: metadata)
         case .location, .heading, .region, .regionState, .beacon:
             break
         }

@@ -216,6 +216,7 @@ public final class LocationService: Service, Sendable {
             core.advertising = AdvertisingState(rule: advertising.rule, beacon: advertising.beacon)
         }
         core.start(reports: reports, at: SystemClocks.wall(), now: SystemClocks.monotonic())
+        if spooling { core.takeOdometerRequest(stateDirectory: configuration.agent.stateDirectory) }
         let operations = OperationsOutput(
             configuration: configuration,
             now: SystemClocks.monotonic(),
@@ -302,6 +303,7 @@ public final class LocationService: Service, Sendable {
             switch input {
             case .configuration(let configuration):
                 state.core.apply(configuration, wallClock: SystemClocks.wall(), now: SystemClocks.monotonic())
+                if spooling { state.core.takeOdometerRequest(stateDirectory: configuration.agent.stateDirectory) }
             case .deferral(let enabled):
                 var settings = state.core.deferralSettings
                 settings.enabled = enabled

@@ -64,7 +64,8 @@ extension PIDFile {
 }
 
 extension String {
-    fileprivate var trimmingTrailingNewline: String {
+    /// The text without the line breaks that end it (a small file of one line).
+    var trimmingTrailingNewline: String {
         var text = self
         while text.last == "\n" { text.removeLast() }
         return text

@@ -13,6 +13,7 @@ extension SpoolCommit {
         if let inside = later.insideRegions { insideRegions = inside }
         if let floor = later.seqFloor { seqFloor = max(seqFloor ?? 0, floor) }
         if let trip = later.openTrip { openTrip = trip }
+        if let metres = later.odometer { odometer = metres }
     }
 
     /// Leaves the events only: the state goes with another commit.
@@ -24,6 +25,7 @@ extension SpoolCommit {
         insideRegions = nil
         seqFloor = nil
         openTrip = nil
+        odometer = nil
     }
 
     /// Drops the oldest routine events (`location`, `heading`, `status`) while more than `limit` events are

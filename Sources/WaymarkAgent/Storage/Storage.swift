@@ -38,6 +38,11 @@ final class Storage {
     private let settings: SpoolSettings
     private let logger: Logger
     private var pending = SpoolCommit()
+    /// The odometer last handed to a commit, metres.
+    private var savedOdometer: Double?
+    /// The `waymark odometer set` request whose value (metres) waits for a commit: removed once that commit is
+    /// written, unless a newer request replaced it meanwhile.
+    private(set) var odometerRequest: (request: OdometerRequest, metres: Double)?
     /// When what waits is committed.
     private var schedule: CommitSchedule
     /// The last `seq` committed.
@@ -133,6 +138,7 @@ final class Storage {
         unstartedCursors = Dictionary(uniqueKeysWithValues: unstarted.map { ($0, state.cursors[$0] ?? 0) })
         unstartedSince = clock()
         recovered = state
+        savedOdometer = state.odometer
         drops = state.drops
         committed = state.lastSeq
         appended = state.lastSeq
@@ -188,6 +194,24 @@ final class Storage {
 
     /// Saves the trip in progress with the next commit, so that a power cut does not lose it.
     func saveOpenTrip(_ trip: TripSummary) { pending.openTrip = .save(trip) }
+
+    /// Saves the odometer (metres) with a commit within `commit_interval`, when it moved by a millimetre or more
+    /// since the last save, or when `request` (`waymark odometer set`) set it: the request is removed once that
+    /// commit is written.
+    func saveOdometer(_ metres: Double, asked request: OdometerRequest? = nil) {
+        if let request { odometerRequest = (request, metres) }
+        guard request != nil || abs(metres - (savedOdometer ?? -1)) >= 0.001 else { return }
+        pending.odometer = metres
+        savedOdometer = metres
+        schedule.somethingWaits(at: clock())
+    }
+
+    /// A commit that held the odometer was written: the request it carried is done (a newer one in its place
+    /// waits to be taken).
+    private func odometerCommitted() {
+        if let (request, metres) = odometerRequest, request.read() == metres { request.remove() }
+        odometerRequest = nil
+    }
 
     /// The trip ended (its `trip` event is in this commit): the saved one is forgotten with it.
     func clearOpenTrip() { pending.openTrip = .clear }
@@ -384,6 +408,7 @@ final class Storage {
                 commitFailing = false
                 logger.notice("the spool commits again", metadata: ["spool": "\(spool.path)"])
             }
+            if commit.odometer != nil { odometerCommitted() }
             if !drops.isEmpty {
                 let counts = drops.sorted { $0.key.code < $1.key.code }.map { "\($0.value) \($0.key)" }
                 let message =

@@ -18,6 +18,9 @@ public struct ActivityMonitor: Sendable {
     /// Probes started while paused, and those that ended without a decision.
     public private(set) var probes = 0
     public private(set) var probeTimeouts = 0
+    /// Metres driven: the sum of every trip's distance (so a standing receiver's wander never counts), carried
+    /// across restarts by the agent (``setOdometer(_:)``).
+    public private(set) var odometer = 0.0
 
     /// Active, or paused with its probes (``Phase``).
     private var phase = Phase.active
@@ -97,7 +100,7 @@ public struct ActivityMonitor: Sendable {
         fixLossHandled = false
         scheduleProbeIfPending(after: arrival)
         guard let current = stay else {
-            trip?.travel(to: fix)
+            travel(to: fix)
             // The first fix, or one slow enough to be standing: a stay may begin here.
             if previous.map({ looksStationary(fix, after: $0) }) ?? true { stay = Stay(anchor: fix) }
             return events
@@ -157,7 +160,9 @@ public struct ActivityMonitor: Sendable {
         guard let trip else { return [] }
         self.trip = nil
         let (end, position) = tripEnd(of: trip)
-        return [Event(time: end, kind: .trip(trip.summary(end: end, at: position, reason: .shutdown)))]
+        return [
+            Event(time: end, kind: .trip(trip.summary(end: end, at: position, reason: .shutdown, odometer: odometer)))
+        ]
     }
 
     /// The trip in progress as it would end now, with reason `interrupted`: what the agent saves so that a
@@ -165,7 +170,19 @@ public struct ActivityMonitor: Sendable {
     public var tripSoFar: TripSummary? {
         guard let trip else { return nil }
         let (end, position) = tripEnd(of: trip)
-        return trip.summary(end: end, at: position, reason: .interrupted)
+        return trip.summary(end: end, at: position, reason: .interrupted, odometer: odometer)
+    }
+
+    /// Sets the odometer: what the agent saved, or the vehicle's own (`waymark odometer set`). Metres, 0 or more.
+    public mutating func setOdometer(_ metres: Double) {
+        guard metres.isFinite, metres >= 0 else { return }
+        odometer = metres
+    }
+
+    /// The trip in progress goes on to `fix`; the odometer counts the way.
+    private mutating func travel(to fix: Location) {
+        guard let step = trip?.travel(to: fix) else { return }
+        odometer += step
     }
 
     /// A new stream of reports begins (a new connection to gpsd): gaps in GPS time are measured within it.
@@ -209,7 +226,7 @@ public struct ActivityMonitor: Sendable {
         } else {
             trip?.stopped(for: first.time.duration(since: current.since), speeds: current.speeds)
         }
-        for step in current.departure { trip?.travel(to: step) }
+        for step in current.departure { travel(to: step) }
         if let pause = phase.pause {
             let reason: ResumeReport.Reason = isOutside(fix, from: current.anchor) ? .displacement : .speed
             let distance = pause.position.map { Geodesic.distance(from: $0, to: fix.coordinate) }
@@ -224,7 +241,12 @@ public struct ActivityMonitor: Sendable {
     private mutating func stoodLongEnough(at fix: Location, arrival: MonotonicInstant, into events: inout [Event]) {
         guard let current = stay else { return }
         if let trip {
-            let summary = trip.summary(end: current.since, at: current.anchor.coordinate, reason: .stationary)
+            let summary = trip.summary(
+                end: current.since,
+                at: current.anchor.coordinate,
+                reason: .stationary,
+                odometer: odometer
+            )
             events.append(Event(time: current.since, kind: .trip(summary)))
             self.trip = nil
         }
@@ -259,7 +281,9 @@ public struct ActivityMonitor: Sendable {
         fixLossHandled = true
         if let trip {
             let (end, position) = tripEnd(of: trip)
-            events.append(Event(time: end, kind: .trip(trip.summary(end: end, at: position, reason: .noFix))))
+            events.append(
+                Event(time: end, kind: .trip(trip.summary(end: end, at: position, reason: .noFix, odometer: odometer)))
+            )
             self.trip = nil
         }
         // Movement is judged from the last usable fix when fixes return.

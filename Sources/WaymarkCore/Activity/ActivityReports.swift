@@ -78,6 +78,11 @@ public struct TripSummary: Hashable, Sendable {
     /// The places of the start and the end (`[places]`), named as the event is emitted; nil when there is none.
     public var startPlace: Place?
     public var endPlace: Place?
+    /// The odometer at the trip's end, metres (``ActivityMonitor/odometer``); nil when not known.
+    public var odometer: Double?
+    /// The trip's `driving` events by kind, and the worst value of each (m/s² or m/s), as they were emitted; nil
+    /// when not known (a trip interrupted by a power cut, as far as it was saved).
+    public var driving: DrivingTally?
 
     public init(
         start: Timestamp,
@@ -92,7 +97,8 @@ public struct TripSummary: Hashable, Sendable {
         averageSpeed: Double?,
         regionsEntered: [String],
         startPlace: Place? = nil,
-        endPlace: Place? = nil
+        endPlace: Place? = nil,
+        odometer: Double? = nil
     ) {
         self.start = start
         self.startPosition = startPosition
@@ -107,6 +113,7 @@ public struct TripSummary: Hashable, Sendable {
         self.regionsEntered = regionsEntered
         self.startPlace = startPlace
         self.endPlace = endPlace
+        self.odometer = odometer
     }
 
     public var duration: Duration { end.duration(since: start) }

@@ -16,11 +16,14 @@ struct TripRecorder: Sendable {
         self.last = last
     }
 
-    /// Counts the way from the last fix to `fix`.
-    mutating func travel(to fix: Location) {
-        distance += Geodesic.distance(from: last.coordinate, to: fix.coordinate)
+    /// Counts the way from the last fix to `fix`; returns its metres.
+    @discardableResult
+    mutating func travel(to fix: Location) -> Double {
+        let step = Geodesic.distance(from: last.coordinate, to: fix.coordinate)
+        distance += step
         last = fix
         speeds.add(fix.speed)
+        return step
     }
 
     /// A stop inside the trip, from its first stationary fix to the departure; `speeds` are its fixes'.
@@ -35,7 +38,13 @@ struct TripRecorder: Sendable {
         if !regionsEntered.contains(id) { regionsEntered.append(id) }
     }
 
-    func summary(end: Timestamp, at position: Coordinate, reason: TripSummary.EndReason) -> TripSummary {
+    /// - Parameter odometer: the odometer's metres at the end.
+    func summary(
+        end: Timestamp,
+        at position: Coordinate,
+        reason: TripSummary.EndReason,
+        odometer: Double? = nil
+    ) -> TripSummary {
         TripSummary(
             start: start,
             startPosition: startPosition,
@@ -47,7 +56,8 @@ struct TripRecorder: Sendable {
             stops: stops,
             maxSpeed: speeds.maximum,
             averageSpeed: speeds.mean,
-            regionsEntered: regionsEntered
+            regionsEntered: regionsEntered,
+            odometer: odometer
         )
     }
 }

@@ -37,6 +37,8 @@ public struct Event: Hashable, Sendable {
         case command(CommandReport)
         /// The board started or stopped advertising itself as an iBeacon (`type` `beacon_advertising`).
         case beaconAdvertising(AdvertisingReport)
+        /// Harsh acceleration, braking or cornering, or an overspeed's start or end (`type` `driving`).
+        case driving(DrivingReport)
     }
 
     /// The `type` field of the event.
@@ -59,6 +61,7 @@ public struct Event: Hashable, Sendable {
         case .beacon: .beacon
         case .command: .command
         case .beaconAdvertising: .beaconAdvertising
+        case .driving: .driving
         }
     }
 }
@@ -74,6 +77,7 @@ public enum EventType: String, CaseIterable, Sendable {
     case beacon
     case command
     case beaconAdvertising = "beacon_advertising"
+    case driving
 }
 
 /// Availability of the location service, reported whenever it changes.

@@ -111,6 +111,8 @@ public struct EventEncoder: Sendable {
                 writer.string("reason", report.reason)
                 if let id = report.regionID { writer.string("id", id) }
                 writer.beacon(report.beacon)
+            case .driving(let report):
+                writer.driving(report)
             }
             extra(&writer)
         }
@@ -138,6 +140,20 @@ extension JSONObjectWriter {
         number("lon", coordinate.longitude)
     }
 
+    /// A `driving` event's fields: `kind`, `peak` (m/s² to 0.01, or m/s to 0.01 for an overspeed), `duration`
+    /// (seconds to the millisecond), `speed`, `speed_after`, `limit` (m/s), `direction`, the place and `reason`.
+    fileprivate mutating func driving(_ report: DrivingReport) {
+        string("kind", report.kind.rawValue)
+        coordinate(report.position)
+        number("peak", Self.rounded(report.peak, places: 2))
+        number("duration", Self.rounded(report.duration.secondsValue, places: 3))
+        number("speed", Self.rounded(report.speed, places: 2))
+        number("speed_after", report.speedAfter.map { Self.rounded($0, places: 2) })
+        number("limit", report.limit.map { Self.rounded($0, places: 2) })
+        if let direction = report.direction { string("direction", direction) }
+        if let reason = report.reason { string("reason", reason) }
+    }
+
     /// A trip's summary; its end is the event's `time`, `lat` and `lon`.
     fileprivate mutating func trip(_ trip: TripSummary) {
         string("reason", trip.endReason.rawValue)
@@ -155,7 +171,27 @@ extension JSONObjectWriter {
         strings("regions_entered", trip.regionsEntered)
         place("start_place", trip.startPlace)
         place("end_place", trip.endPlace)
+        number("odometer_m", trip.odometer.map { Self.rounded($0, places: 1) })
+        guard let driving = trip.driving else { return }
+        object("driving") { writer in
+            for (key, name) in Self.drivingKeys {
+                let entry = driving.entries[name] ?? DrivingTally.Entry()
+                writer.object(key) { writer in
+                    writer.integer("count", Int64(entry.count))
+                    writer.number("worst", entry.worst.map { Self.rounded($0, places: 2) })
+                    if name == "overspeed" {
+                        writer.number("duration", Self.rounded(entry.duration.secondsValue, places: 3))
+                    }
+                }
+            }
+        }
     }
+
+    /// The kinds a trip's `driving` object counts, each always written.
+    private static let drivingKeys: [(StaticString, String)] = [
+        ("harsh_acceleration", "harsh_acceleration"), ("harsh_braking", "harsh_braking"),
+        ("harsh_cornering", "harsh_cornering"), ("overspeed", "overspeed"),
+    ]
 
     /// A place as an object: `name`, `site` (a site's region id), `country`, `admin1`, `timezone`, `geonameid`,
     /// `distance` (metres, to the millimetre) and `bearing` (degrees from the place, to 0.1°), what is known.

@@ -20,6 +20,9 @@ public struct EventPipeline: Sendable {
     public private(set) var heading: HeadingFilter
     public private(set) var regions: RegionMonitor<RegionIndex>
     public private(set) var activity: ActivityMonitor
+    public private(set) var driving: DrivingMonitor
+    /// The `driving` events since the last trip ended: the next `trip` event carries them.
+    private var tripDriving = DrivingTally()
     /// Whether the set of regions the vehicle is inside changed since ``takeRegionChanges()``: the agent
     /// then saves it.
     public private(set) var regionsChanged = false
@@ -34,10 +37,14 @@ public struct EventPipeline: Sendable {
         heading headingSettings: HeadingSettings = .init(),
         regions regionSettings: RegionSettings = .init(),
         activity activitySettings: ActivitySettings = .init(),
-        savedInside: Set<String>? = nil
+        driving drivingSettings: DrivingSettings = .init(),
+        savedInside: Set<String>? = nil,
+        odometer: Double = 0
     ) {
         filter = LocationFilter(settings: settings)
+        driving = DrivingMonitor(settings: drivingSettings)
         activity = ActivityMonitor(settings: activitySettings)
+        activity.setOdometer(odometer)
         heading = HeadingFilter(settings: headingSettings)
         regions = RegionMonitor(lookup: RegionIndex(), settings: regionSettings, savedInside: savedInside)
     }
@@ -102,9 +109,33 @@ public struct EventPipeline: Sendable {
         recorded(activity.advance(to: now, time: eventTime(at: now, wallClock: wallClock)))
     }
 
-    /// The agent stops, or the replay ended: the trip in progress ends (a `trip` with reason `shutdown`).
+    /// The agent stops, or the replay ended: an overspeed in progress ends, then the trip in progress (a `trip`
+    /// with reason `shutdown`).
     public mutating func finish() -> [Event] {
-        recorded(activity.finish())
+        var events: [Event] = []
+        record(driving: driving.finish(), received: nil, into: &events)
+        return events + recorded(activity.finish())
+    }
+
+    /// Applies reloaded `[driving]` settings; turning it off ends what is in progress.
+    public mutating func applyDriving(_ settings: DrivingSettings) -> [Event] {
+        var events: [Event] = []
+        record(driving: driving.apply(settings), received: nil, into: &events)
+        return events
+    }
+
+    /// Sets the odometer, metres (`waymark odometer set`).
+    public mutating func setOdometer(_ metres: Double) { activity.setOdometer(metres) }
+
+    /// The lowest `speed_limit` of the regions the vehicle is inside, m/s; nil when none has one.
+    private var regionSpeedLimit: Double? {
+        var lowest: Double?
+        for id in regions.insideIDs {
+            guard let slot = regions.lookup.slot(of: id), let limit = regions.lookup.region(at: slot)?.speedLimitKmh
+            else { continue }
+            lowest = min(lowest ?? limit, limit)
+        }
+        return lowest.map { $0 / 3.6 }
     }
 
     public mutating func handle(_ update: SourceUpdate) -> [Event] {
@@ -182,6 +213,13 @@ public struct EventPipeline: Sendable {
             if verdict.isCurrent {
                 for transition in regions.observe(location) { record(transition, update, into: &events) }
             }
+            // A repeated epoch with a measured speed is the RMC after a GGA (which has none): driving needs it.
+            if driving.settings.enabled,
+                verdict.isCurrent || (verdict == .hold(.repeatedEpoch) && location.speed != nil)
+            {
+                let changes = driving.observe(location, regionLimit: regionSpeedLimit)
+                record(driving: changes, received: update.received, into: &events)
+            }
         case .noFix(_, let time):
             counters.count("no_fix")
             record(activity.noFix(time: time, arrival: update.monotonic), received: update.received, into: &events)
@@ -225,10 +263,27 @@ public struct EventPipeline: Sendable {
         return events
     }
 
-    /// The activity's `pause`, `resume` and `trip` events, counted.
+    /// The activity's `pause`, `resume` and `trip` events, counted; a trip takes the `driving` events since the
+    /// last one.
     private mutating func record(_ changes: [Event], received: Timestamp?, into events: inout [Event]) {
         for var change in changes {
             counters.count(change.type)
+            change.received = received
+            if case .trip(var summary) = change.kind {
+                summary.driving = tripDriving
+                tripDriving = DrivingTally()
+                change.kind = .trip(summary)
+            }
+            events.append(change)
+        }
+    }
+
+    /// The `driving` events, counted by kind and tallied for the trip.
+    private mutating func record(driving changes: [Event], received: Timestamp?, into events: inout [Event]) {
+        for var change in changes {
+            guard case .driving(let report) = change.kind else { continue }
+            counters.count("driving_\(report.kind.rawValue)")
+            tripDriving.add(report)
             change.received = received
             events.append(change)
         }
@@ -311,64 +366,5 @@ public struct EventPipeline: Sendable {
         let seconds = duration.secondsValue
         if seconds < 1 { return "\(Int((seconds * 1000).rounded())) ms" }
         return "\((seconds * 10).rounded() / 10) s"
-    }
-}
-
-/// Counts by name: what was delivered, and every reason input was rejected. A fix's verdict comes with every fix:
-/// it is counted in place (`location`, then each ``HoldReason``), without hashing its name.
-public struct Counters: Hashable, Sendable {
-    /// The verdicts' names, in the order of ``verdicts``, and where each is: a count by name looks there with one
-    /// hash, not a comparison with each name.
-    private static let verdictNames = ["location"] + holdReasons.map(\.rawValue)
-    private static let verdictPositions = Dictionary(uniqueKeysWithValues: verdictNames.enumerated().map { ($1, $0) })
-    private static let holdReasons = HoldReason.allCases
-    /// Fixes delivered, then held for each of ``holdReasons``.
-    private var verdicts = [Int](repeating: 0, count: verdictNames.count)
-    /// Everything else.
-    private var named: [String: Int] = [:]
-
-    public init() {}
-
-    /// Every count by name (a verdict's once it is above zero).
-    public var values: [String: Int] {
-        var values = named
-        for (name, count) in zip(Self.verdictNames, verdicts) where count > 0 { values[name] = count }
-        return values
-    }
-
-    public subscript(name: String) -> Int {
-        Self.verdictPositions[name].map { verdicts[$0] } ?? named[name, default: 0]
-    }
-
-    /// Fixes delivered as `location` events.
-    public var delivered: Int { verdicts[0] }
-
-    /// Fixes held for `reason`.
-    public subscript(reason: HoldReason) -> Int { verdicts[Self.position(of: reason)] }
-
-    public mutating func count(_ name: String, by amount: Int = 1) {
-        if let position = Self.verdictPositions[name] {
-            verdicts[position] += amount
-        } else {
-            named[name, default: 0] += amount
-        }
-    }
-
-    /// One fix's verdict.
-    public mutating func count(_ verdict: LocationVerdict) {
-        switch verdict {
-        case .deliver: verdicts[0] += 1
-        case .hold(let reason): verdicts[Self.position(of: reason)] += 1
-        }
-    }
-
-    /// `name=count` pairs, sorted by name: for a summary log line.
-    public var summary: String {
-        values.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
-    }
-
-    private static func position(of reason: HoldReason) -> Int {
-        guard let index = holdReasons.firstIndex(of: reason) else { preconditionFailure("\(reason) is not a case") }
-        return 1 + index
     }
 }

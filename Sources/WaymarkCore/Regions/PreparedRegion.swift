@@ -29,6 +29,9 @@ public struct PreparedRegion: Sendable {
     public let name: String?
     public let notifyOnEntry: Bool
     public let notifyOnExit: Bool
+    /// The region file's `speed_limit` in tenths of a km/h, 0 for none: two bytes in the padding after the flags,
+    /// so a region still takes 72 bytes in the index.
+    private let speedLimitTenths: UInt16
     /// The circle's center, or the polygon's reference point: the normalized mean of the unit vectors of
     /// its outer rings' vertices, the point of tangency of its projection.
     public let center: Coordinate
@@ -67,7 +70,11 @@ public struct PreparedRegion: Sendable {
         self.name = region.name
         self.notifyOnEntry = region.notifyOnEntry
         self.notifyOnExit = region.notifyOnExit
+        self.speedLimitTenths = region.speedLimitKmh.map { UInt16(min(max(($0 * 10).rounded(), 1), 65_535)) } ?? 0
     }
+
+    /// km/h, the region file's `speed_limit` to a tenth; nil: none.
+    public var speedLimitKmh: Double? { speedLimitTenths == 0 ? nil : Double(speedLimitTenths) / 10 }
 
     /// Whether the region is a circle (else one or more polygons).
     public var isCircle: Bool { polygons == nil }

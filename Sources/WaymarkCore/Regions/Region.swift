@@ -6,19 +6,24 @@ public struct Region: Hashable, Sendable {
     public var notifyOnEntry: Bool
     public var notifyOnExit: Bool
     public var shape: RegionShape
+    /// The speed limit inside the region, km/h (the region file's `speed_limit`); it wins over `[driving]
+    /// overspeed_limit` there. Nil: none.
+    public var speedLimitKmh: Double?
 
     public init(
         id: String,
         name: String? = nil,
         notifyOnEntry: Bool = true,
         notifyOnExit: Bool = true,
-        shape: RegionShape
+        shape: RegionShape,
+        speedLimitKmh: Double? = nil
     ) {
         self.id = id
         self.name = name
         self.notifyOnEntry = notifyOnEntry
         self.notifyOnExit = notifyOnExit
         self.shape = shape
+        self.speedLimitKmh = speedLimitKmh
     }
 }
 

@@ -29,6 +29,8 @@ public struct GPXWriter: Sendable {
     public let source: String?
     /// The program named in `<gpx creator>`.
     public let creator: String
+    /// The document's `<wpt>` elements, before the track as the schema orders them.
+    public let waypoints: [Waypoint]
     /// Points written so far.
     public private(set) var pointCount = 0
     /// Segments opened so far.
@@ -44,11 +46,18 @@ public struct GPXWriter: Sendable {
         case finished
     }
 
-    public init(name: String, description: String? = nil, source: String? = nil, creator: String = "Waymark") {
+    public init(
+        name: String,
+        description: String? = nil,
+        source: String? = nil,
+        creator: String = "Waymark",
+        waypoints: [Waypoint] = []
+    ) {
         self.name = name
         self.description = description
         self.source = source
         self.creator = creator
+        self.waypoints = waypoints
     }
 
     /// Appends a point; the first one writes the header too. Returns false, writing nothing, for a point GPX
@@ -95,10 +104,17 @@ public struct GPXWriter: Sendable {
         description: String? = nil,
         source: String? = nil,
         segments: [[TrackPoint]],
+        waypoints: [Waypoint] = [],
         creator: String = "Waymark",
         into buffer: inout [UInt8]
     ) {
-        var writer = GPXWriter(name: name, description: description, source: source, creator: creator)
+        var writer = GPXWriter(
+            name: name,
+            description: description,
+            source: source,
+            creator: creator,
+            waypoints: waypoints
+        )
         for segment in segments {
             for point in segment { writer.add(point, into: &buffer) }
             writer.endSegment(into: &buffer)
@@ -123,6 +139,7 @@ public struct GPXWriter: Sendable {
             time.appendISO8601(to: &buffer)
             buffer.append(literal: "</time>\n  </metadata>\n")
         }
+        for waypoint in waypoints where waypoint.isWritable { writeWaypoint(waypoint, into: &buffer) }
         buffer.append(literal: "  <trk>\n    <name>")
         Self.appendEscaped(name, to: &buffer)
         buffer.append(literal: "</name>\n")
@@ -139,14 +156,43 @@ public struct GPXWriter: Sendable {
         state = .inTrack
     }
 
-    private func writePoint(_ point: TrackPoint, into buffer: inout [UInt8]) {
-        var longitude = PlainDecimal(point.longitude)
-        if longitude.isWhole(180) { longitude = PlainDecimal(-180.0) }
-        buffer.append(literal: #"      <trkpt lat=""#)
-        PlainDecimal(point.latitude).append(to: &buffer)
+    /// ` lat="…" lon="…"`: longitude 180 as -180, since the schema's range ends before 180.
+    private static func appendPosition(latitude: Double, longitude: Double, to buffer: inout [UInt8]) {
+        var east = PlainDecimal(longitude)
+        if east.isWhole(180) { east = PlainDecimal(-180.0) }
+        buffer.append(literal: #" lat=""#)
+        PlainDecimal(latitude).append(to: &buffer)
         buffer.append(literal: #"" lon=""#)
-        longitude.append(to: &buffer)
-        buffer.append(literal: #"">"#)
+        east.append(to: &buffer)
+        buffer.append(literal: #"""#)
+    }
+
+    /// `<wpt>` with its children in the schema's order: `time`, `name`, `desc`, `type`.
+    private func writeWaypoint(_ waypoint: Waypoint, into buffer: inout [UInt8]) {
+        buffer.append(literal: "  <wpt")
+        Self.appendPosition(latitude: waypoint.latitude, longitude: waypoint.longitude, to: &buffer)
+        buffer.append(literal: "><time>")
+        waypoint.time.appendISO8601(to: &buffer)
+        buffer.append(literal: "</time><name>")
+        Self.appendEscaped(waypoint.name, to: &buffer)
+        buffer.append(literal: "</name>")
+        if let description = waypoint.description {
+            buffer.append(literal: "<desc>")
+            Self.appendEscaped(description, to: &buffer)
+            buffer.append(literal: "</desc>")
+        }
+        if let type = waypoint.type {
+            buffer.append(literal: "<type>")
+            Self.appendEscaped(type, to: &buffer)
+            buffer.append(literal: "</type>")
+        }
+        buffer.append(literal: "</wpt>\n")
+    }
+
+    private func writePoint(_ point: TrackPoint, into buffer: inout [UInt8]) {
+        buffer.append(literal: "      <trkpt")
+        Self.appendPosition(latitude: point.latitude, longitude: point.longitude, to: &buffer)
+        buffer.append(literal: ">")
         if let elevation = point.elevation, elevation.isFinite {
             buffer.append(literal: "<ele>")
             PlainDecimal(elevation).append(to: &buffer)

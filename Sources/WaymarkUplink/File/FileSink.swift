@@ -123,7 +123,8 @@ public final class FileSink: Sink {
         if let line = try? EventLine(trip.line), let startText = line.string("start_time"),
             let start = Timestamp(iso8601: startText)
         {
-            let segments = try TripTrack.segments(of: tracks.track(before: trip.seq, since: start), through: trip.time)
+            let events = try tracks.track(before: trip.seq, since: start)
+            let segments = try TripTrack.segments(of: events, through: trip.time)
             var document: [UInt8] = []
             let device = line.string("device")
             var name = device.map { "\($0) trip \(startText)" } ?? "Trip \(startText)"
@@ -133,6 +134,7 @@ public final class FileSink: Sink {
                 description: Self.placesDescription(line),
                 source: device,
                 segments: segments,
+                waypoints: try TripTrack.waypoints(of: events, through: trip.time),
                 into: &document
             )
             try AtomicFile.write(document, to: "\(directory)/trips/\(TripTrack.fileName(start: start))")
@@ -192,7 +194,7 @@ public final class FileSink: Sink {
 
 /// Where a trip's locations come from for its track: the spool.
 public protocol TrackSource: AnyObject {
-    /// The `location` and `error` events before `seq` whose time is `since` or later, in `seq` order.
+    /// The `location`, `error` and `driving` events before `seq` whose time is `since` or later, in `seq` order.
     func track(before seq: UInt64, since time: Timestamp) throws -> [StoredEvent]
 }
 

@@ -20,6 +20,37 @@ enum TripTrack {
         return GPXWriter.segments(points, splitAt: gaps)
     }
 
+    /// A waypoint for each `driving` event of `events` up to `end`, named by its kind, with its figures.
+    static func waypoints(of events: [StoredEvent], through end: Timestamp) throws -> [Waypoint] {
+        try events.filter { $0.kind == .driving && $0.time <= end }.compactMap { event in
+            let line = try EventLine(event.line)
+            guard let kind = line.string("kind"), let lat = line.number("lat"), let lon = line.number("lon") else {
+                return nil
+            }
+            var figures: [String] = []
+            let overspeed = kind.hasPrefix("overspeed")
+            if let peak = line.number("peak") {
+                if !overspeed {
+                    figures.append("peak \(peak) m/s²")
+                } else if let kmh = DrivingReport.wholeKmh(peak) {
+                    figures.append("peak \(kmh) km/h")
+                }
+            }
+            if let limit = line.number("limit").flatMap(DrivingReport.wholeKmh) {
+                figures.append("limit \(limit) km/h")
+            }
+            if let duration = line.number("duration") { figures.append("\(duration) s") }
+            return Waypoint(
+                time: event.time,
+                latitude: lat,
+                longitude: lon,
+                name: kind,
+                description: figures.isEmpty ? nil : figures.joined(separator: ", "),
+                type: "driving"
+            )
+        }
+    }
+
     /// `2010-04-11T10-05-12.000Z.gpx`: the trip's start, with `-` for `:` so every file system takes it.
     static func fileName(start: Timestamp) -> String {
         String(decoding: start.iso8601.utf8.map { $0 == UInt8(ascii: ":") ? UInt8(ascii: "-") : $0 }, as: UTF8.self)

@@ -11,6 +11,12 @@ import WaymarkFormats
 /// - A `region` crossing is `_type: transition` on `TOPIC/event`: `event` `enter` or `leave`, `desc` the
 ///   region's id, `wtst` the crossing's time, `t: "c"` (a circular region's trigger; polygons too),
 ///   with the position.
+/// - A `driving` event with an alarm is `_type: location` at its peak's place on the device's topic, with the trigger
+///   `t` that Traccar's OwnTracks decoder raises its alarms from: `s` (overspeed) at an overspeed's start; `h` with
+///   `rty` 0 (braking), 1 (acceleration) or 2 (cornering) for the harsh kinds; `vel` the speed before it (km/h),
+///   and `peak` and `kind` as Waymark has them. The OwnTracks Recorder keeps it as a location, Home Assistant moves
+///   the tracker there (its `tst` is the episode's start, a few seconds before the newest location). An
+///   overspeed's end is not published.
 /// - Every message carries `seq`, which OwnTracks' consumers ignore and a receiver uses to remove duplicates.
 /// - Other events are not published: OwnTracks has no message for them.
 public enum OwnTracksMessage {
@@ -63,10 +69,36 @@ public enum OwnTracksMessage {
             }
             payload.removeLast()
             return Publication(topicSuffix: "/event", payload: payload)
+        case "driving":
+            guard let kind = event.string("kind"), let trigger = triggers[kind] else { return nil }
+            // No `acc`: Home Assistant's tracker ignores a location without one, so an event dated at its episode's
+            // start never replaces the current position there (the Recorder orders by `tst` itself).
+            JSONObjectWriter.write(into: &payload) { object in
+                object.string("_type", "location")
+                object.number("lat", lat)
+                object.number("lon", lon)
+                object.integer("tst", seconds)
+                whole(&object, "vel", event.number("speed").map { $0 * 3.6 })
+                object.string("tid", tid)
+                object.string("t", trigger.t)
+                if let rty = trigger.rty { object.integer("rty", rty) }
+                object.string("kind", kind)
+                object.number("peak", event.number("peak"))
+                object.strings("inregions", inside)
+                object.integer("seq", Int64(event.seq))
+            }
+            payload.removeLast()
+            return Publication(topicSuffix: "", payload: payload)
         default:
             return nil
         }
     }
+
+    /// The trigger (`t`, and `rty` for `h`) of each kind of `driving` event that is published.
+    static let triggers: [String: (t: String, rty: Int64?)] = [
+        "harsh_braking": ("h", 0), "harsh_acceleration": ("h", 1), "harsh_cornering": ("h", 2),
+        "overspeed_start": ("s", nil),
+    ]
 
     /// The last will the broker publishes when the agent's connection dies without a goodbye: `_type: lwt` with
     /// the time of the connection, on the device's topic, as OwnTracks' apps set it.

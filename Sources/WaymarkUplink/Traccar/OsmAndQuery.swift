@@ -14,6 +14,11 @@ import WaymarkFormats
 ///   `geofence` = the region's id on a crossing (Traccar's alarm values for a device that watches its own
 ///   geofences, which raise its alarm events and notifications), and an `event` name with the event's figures
 ///   (a resume's `resumeDistance`: Traccar reads a device's `distance` as the way since its last position).
+/// - A `driving` event is a position where its peak was, with `alarm` = `hardAcceleration`, `hardBraking`,
+///   `hardCornering` or, at an overspeed's start, `overspeed` (Traccar's alarm values, which raise its alarm events
+///   and notifications), `speed` (knots: the event's `speed`), `event` = `driving`, `kind`, `peak` (m/s², or knots for an overspeed), `drivingDuration`
+///   (seconds) and `speedLimit` (knots). An overspeed's end raises no alarm. A trip carries `odometer` (metres:
+///   Traccar's own key for a vehicle's odometer).
 /// - Every request carries `seq`, kept as an attribute, so that the positions a retry sent twice can be told
 ///   apart on the server.
 /// - Other events (`heading`, `status`, `error`, ...) are not sent: Traccar has no place for them.
@@ -31,7 +36,7 @@ public enum OsmAndQuery {
         }
         switch event.type {
         case "location":
-            add("speed", event.number("speed").map { JSONObjectWriter.rounded($0 * knotsPerMetrePerSecond, places: 3) })
+            add("speed", event.number("speed").map(knots))
             add("bearing", event.number("course"))
             add("altitude", event.number("alt_msl") ?? event.number("alt_hae"))
             add("accuracy", event.number("h_acc"))
@@ -46,19 +51,42 @@ public enum OsmAndQuery {
             parameters.append(("alarm", crossing == "enter" ? "geofenceEnter" : "geofenceExit"))
             parameters.append(("geofence", id))
             parameters.append(("event", "region"))
+        case "driving":
+            guard let kind = event.string("kind") else { return nil }
+            // Traccar stores a position's speed as 0 when none is sent: the speed the event reports is the one.
+            add("speed", event.number("speed").map(knots))
+            if let alarm = alarms[kind] { parameters.append(("alarm", alarm)) }
+            parameters.append(("event", "driving"))
+            parameters.append(("kind", kind))
+            let overspeed = kind.hasPrefix("overspeed")
+            add("peak", event.number("peak").map { overspeed ? knots($0) : $0 })
+            add("drivingDuration", event.number("duration"))
+            add("speedLimit", event.number("limit").map(knots))
         case "trip":
             parameters.append(("event", "trip"))
+            add("odometer", event.number("odometer_m"))
             add("tripDistance", event.number("distance"))
             add("tripDuration", event.number("duration"))
             add(
                 "tripMaxSpeed",
-                event.number("max_speed").map { JSONObjectWriter.rounded($0 * knotsPerMetrePerSecond, places: 3) }
+                event.number("max_speed").map(knots)
             )
         default:
             return nil
         }
         parameters.append(("seq", String(event.seq)))
         return parameters.map { "\($0.0)=\(percentEncoded($0.1))" }.joined(separator: "&")
+    }
+
+    /// Traccar's alarm for each kind of `driving` event that raises one.
+    static let alarms = [
+        "harsh_acceleration": "hardAcceleration", "harsh_braking": "hardBraking", "harsh_cornering": "hardCornering",
+        "overspeed_start": "overspeed",
+    ]
+
+    /// Metres per second in knots, to the thousandth.
+    private static func knots(_ speed: Double) -> Double {
+        JSONObjectWriter.rounded(speed * knotsPerMetrePerSecond, places: 3)
     }
 
     /// Whole milliseconds since 1970, truncated.

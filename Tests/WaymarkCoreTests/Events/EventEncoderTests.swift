@@ -226,6 +226,30 @@ import WaymarkTestSupport
                 ("message", .string("gpsd at localhost:2947 is unavailable")),
             ]
         ),
+        Row(
+            testDescription: "a driving event: kind, place, peak, duration, speeds, limit",
+            event: Event(
+                seq: 12,
+                time: time,
+                kind: .driving(
+                    DrivingReport(
+                        kind: .overspeedEnd,
+                        peak: 18.004,
+                        duration: .milliseconds(8_250),
+                        speed: 15.2,
+                        limit: 50 / 3.6,
+                        position: Coordinate(latitude: 49.0123, longitude: 12.0987),
+                        reason: "shutdown"
+                    )
+                )
+            ),
+            members: [
+                ("type", .string("driving")), ("seq", .number(12)), ("time", .string("2010-04-11T16:57:44.123Z")),
+                ("kind", .string("overspeed_end")), ("lat", .number(49.0123)), ("lon", .number(12.0987)),
+                ("peak", .number(18)), ("duration", .number(8.25)), ("speed", .number(15.2)),
+                ("limit", .number(13.89)), ("reason", .string("shutdown")),
+            ]
+        ),
     ]
 
     @Test(arguments: rows)

@@ -244,6 +244,13 @@ struct RegionFileBeaconTests {
                 "a beacon region has no radius: it is wherever its beacons are heard"
             ),
             Bad(
+                beacon(#""id": "x", "speed_limit": 30, "beacon": {"uuid": "\#(uuid)"}"#),
+                .invalidProperty,
+                "properties.speed_limit",
+                "30",
+                "a beacon region has no speed limit: it has no place for one; give the area around it as a region"
+            ),
+            Bad(
                 beacon(
                     #""id": "x", "radius": 5, "ranging": true"#,
                     geometry: #"{"type": "Point", "coordinates": [1, 2]}"#

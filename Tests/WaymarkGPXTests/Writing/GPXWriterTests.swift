@@ -57,6 +57,32 @@ import WaymarkTestSupport
         #expect(try GPXSchema.problems(in: buffer) == nil)
     }
 
+    @Test func waypointsGoBeforeTheTrackInSchemaOrder() throws {
+        var buffer: [UInt8] = []
+        let braking = Waypoint(
+            time: Self.t0.advanced(by: .seconds(1)),
+            latitude: 49.03,
+            longitude: 12.07,
+            name: "harsh_braking",
+            description: "peak 4.71 m/s² <hard>, 2 s",
+            type: "driving"
+        )
+        let unwritable = Waypoint(time: Self.t0, latitude: 91, longitude: 0, name: "nowhere")
+        GPXWriter.track(
+            name: "Regensburg",
+            segments: [[Self.point(0), Self.point(2)]],
+            waypoints: [braking, unwritable],
+            into: &buffer
+        )
+        let expected =
+            "  </metadata>\n  <wpt lat=\"49.03\" lon=\"12.07\"><time>2029-11-25T16:57:45.000Z</time>"
+            + "<name>harsh_braking</name><desc>peak 4.71 m/s² &lt;hard&gt;, 2 s</desc><type>driving</type></wpt>\n"
+            + "  <trk>\n"
+        #expect(Self.text(buffer).contains(expected), "\(Self.text(buffer))")
+        #expect(Self.count("<wpt", in: buffer) == 1)
+        #expect(try GPXSchema.problems(in: buffer) == nil)
+    }
+
     /// The validator can fail: `<time>` before `<ele>`, a longitude of 180 and a latitude beyond 90 are refused.
     @Test(arguments: [
         #"<trkpt lat="1" lon="2"><time>2029-11-25T16:57:44Z</time><ele>3</ele></trkpt>"#,

@@ -12,11 +12,11 @@ extension RegionFile {
     /// FeatureCollection, UTF-8.
     ///
     /// One feature per line, so that a problem's line names its feature and a diff its region; keys in a fixed
-    /// order (`type`, `properties` with `id`, `name`, `notify_on_entry`, `notify_on_exit`, then `radius`, or
-    /// `beacon` and `ranging`, then `geometry`); both flags always written, `ranging` only when set; numbers in
-    /// the shortest form that reads back as the same `Double`. A circle is a Point with a `radius`; one polygon a
-    /// Polygon, several a MultiPolygon; a beacon region has `"geometry": null` and a `beacon` object of `uuid`
-    /// (upper case), and `major` and `minor` when set.
+    /// order (`type`, `properties` with `id`, `name`, `notify_on_entry`, `notify_on_exit`, `speed_limit` when set,
+    /// then `radius`, or `beacon` and `ranging`, then `geometry`); both flags always written, `ranging` only when
+    /// set; numbers in the shortest form that reads back as the same `Double`. A circle is a Point with a
+    /// `radius`; one polygon a Polygon, several a MultiPolygon; a beacon region has `"geometry": null` and a `beacon`
+    /// object of `uuid` (upper case), and `major` and `minor` when set.
     ///
     /// For regions ``init(parsing:fileName:)`` accepts, parsing the text gives them back, equal. Others are written
     /// as given (an infinity or NaN as `null`), so that parsing the text reports them rather than this hiding them.
@@ -77,6 +77,10 @@ extension RegionFile {
             exit: region.notifyOnExit,
             to: &text
         )
+        if let limit = region.speedLimitKmh {
+            text.append(contentsOf: ", \"speed_limit\": ".utf8)
+            JSONText.appendNumber(limit, to: &text)
+        }
         switch region.shape {
         case .circle(let center, let radius):
             text.append(contentsOf: ", \"radius\": ".utf8)

@@ -10,6 +10,8 @@ import WaymarkFormats
 ///   Without `properties.id`, the Feature's own `id` member is taken the same way; with both, they must agree.
 /// - `name`: a string, optional.
 /// - `notify_on_entry`, `notify_on_exit`: booleans, true when absent.
+/// - `speed_limit`: a number of km/h above 0 and up to 1000 (kept to a tenth), optional: the overspeed limit of
+///   `[driving]` inside the region.
 ///
 /// A feature whose `geometry` is `null` is a beacon region (``BeaconRegion``, Core Location's `CLBeaconRegion`):
 /// the vehicle is inside while it hears an iBeacon that matches its `beacon` property, an object of `uuid`

@@ -150,6 +150,15 @@ extension RegionFileDecoder {
                 "a beacon region has no radius: it is wherever its beacons are heard"
             )
         }
+        if let speedLimit = properties.speedLimit {
+            report(
+                .invalidProperty,
+                at: speedLimit.position,
+                member: "properties.speed_limit",
+                value: JSONText.number(speedLimit.kmh),
+                "a beacon region has no speed limit: it has no place for one; give the area around it as a region"
+            )
+        }
     }
 
     /// Checks a feature with a geometry (`hasGeometry`) or without the member: it has no beacon and is not

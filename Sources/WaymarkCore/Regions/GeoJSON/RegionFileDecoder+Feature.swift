@@ -29,6 +29,8 @@ extension RegionFileDecoder {
         var beacon: BeaconRead?
         /// `ranging`, when a boolean.
         var ranging: (value: Bool, position: TextPosition)?
+        /// `speed_limit` in km/h, when a number above 0 and up to 1000, and where it is.
+        var speedLimit: (kmh: Double, position: TextPosition)?
     }
 
     /// Reads the element of `features` at the reader.
@@ -131,7 +133,8 @@ extension RegionFileDecoder {
                     name: properties.name,
                     notifyOnEntry: properties.notifyOnEntry,
                     notifyOnExit: properties.notifyOnExit,
-                    shape: $0
+                    shape: $0,
+                    speedLimitKmh: properties.speedLimit?.kmh
                 )
             }
         }
@@ -319,6 +322,28 @@ extension RegionFileDecoder {
             case "ranging":
                 if let ranging = try readFlag(&reader, member: "properties.ranging") {
                     properties.ranging = (ranging, valuePosition)
+                }
+            case "speed_limit":
+                var shownValue: String?
+                if kind == .number {
+                    let start = reader.offset
+                    let number = try reader.readNumber()
+                    if number > 0, number <= 1000 {
+                        properties.speedLimit = (number, valuePosition)
+                    } else {
+                        shownValue = reader.text(from: start)
+                    }
+                } else {
+                    shownValue = try shown(&reader)
+                }
+                if let shownValue {
+                    report(
+                        .invalidProperty,
+                        at: valuePosition,
+                        member: "properties.speed_limit",
+                        value: shownValue,
+                        "must be a number of km/h above 0, up to 1000"
+                    )
                 }
             case "radius":
                 properties.hasRadius = true
