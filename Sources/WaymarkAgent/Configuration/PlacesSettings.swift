@@ -7,15 +7,27 @@ public struct PlacesSettings: Sendable, Equatable {
     public var enabled: Bool
     /// The gazetteer file (`file`), as `scripts/build-places.sh` makes it; the Debian package installs it here.
     public var file: String
-    /// `max_distance` and `site_radius`.
+    /// The address file (`addresses`), as `waymark places build-addresses` makes it; nil for none (the default:
+    /// an address file is built for a fleet's region).
+    public var addresses: String?
+    /// `max_distance`, `site_radius`, `address_radius` and `street_radius`.
     public var finder: PlaceSettings
 
     /// Where the Debian package installs the gazetteer.
     public static let defaultFile = "/usr/share/waymark/places.bin"
 
-    public init(enabled: Bool = true, file: String = PlacesSettings.defaultFile, finder: PlaceSettings = .init()) {
+    /// Where a package that ships an address file installs it.
+    public static let packagedAddresses = "/usr/share/waymark/addresses.bin"
+
+    public init(
+        enabled: Bool = true,
+        file: String = PlacesSettings.defaultFile,
+        addresses: String? = nil,
+        finder: PlaceSettings = .init()
+    ) {
         self.enabled = enabled
         self.file = file
+        self.addresses = addresses
         self.finder = finder
     }
 }
@@ -27,5 +39,8 @@ extension PlacesSettings {
         section.read("file", .absolutePath, into: &file)
         section.read("max_distance", .number(in: 1...20_000_000, "metres"), into: &finder.maxDistance)
         section.read("site_radius", .number(in: 0...100_000, "metres"), into: &finder.siteRadius)
+        section.read("addresses", .absolutePath, into: &addresses)
+        section.read("address_radius", .number(in: 0...1_000, "metres"), into: &finder.addressRadius)
+        section.read("street_radius", .number(in: 0...1_000, "metres"), into: &finder.streetRadius)
     }
 }

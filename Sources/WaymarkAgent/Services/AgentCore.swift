@@ -149,10 +149,12 @@ struct AgentCore {
         applyDeferral(configuration.deferred, wallClock: wallClock, now: now)
     }
 
-    /// Applies `[places]`: the gazetteer is opened again only when `enabled` or `file` changed.
+    /// Applies `[places]`: the files are opened again only when `enabled`, `file` or `addresses` changed.
     private mutating func applyPlaces(_ settings: PlacesSettings) {
         defer { placesSettings = settings }
-        if settings.enabled != placesSettings.enabled || settings.file != placesSettings.file {
+        if settings.enabled != placesSettings.enabled || settings.file != placesSettings.file
+            || settings.addresses != placesSettings.addresses
+        {
             places = PlacesSource.finder(settings, logger: logger)
         } else {
             places?.settings = settings.finder

@@ -1,0 +1,157 @@
+import WaymarkFormats
+
+/// Makes an address file (``AddressLayout``) from the blocks of an OpenStreetMap PBF extract (``PBFReader``).
+///
+/// Addresses are nodes, and closed ways, with `addr:housenumber` and `addr:street` (or `addr:place`), with
+/// `addr:postcode`, `addr:city` and `addr:country` where tagged; a way stands at its centroid (the centre of
+/// its area, which for a concave building can lie outside it). Streets are the ways with `highway` and
+/// `name`, their segments cut into pieces of at most ``AddressLayout/maximumPieceLength``. Relations
+/// (multipolygon buildings) are not read. Pure: blocks in, the file's bytes out.
+///
+/// Keeps every node's position until the end (16 bytes a node), since ways name their nodes by id.
+public struct AddressBuilder {
+    private var nodes = NodeTable()
+    private var addresses: [SourceAddress] = []
+    private var addressWays: [(address: SourceAddress, refs: [Int64])] = []
+    private var streets: [(name: UInt32, refs: [Int64])] = []
+    var strings = StringNumbering()
+    private var localities = LocalityNumbering()
+    /// The newest timestamp of the elements read, seconds since 1970.
+    public private(set) var newestTimestamp: Int64?
+
+    public init() {}
+
+    /// The addresses read so far (nodes and ways).
+    public var addressCount: Int { addresses.count + addressWays.count }
+
+    /// Reads the nodes and ways of `block`.
+    public mutating func add(_ block: PBFBlock) {
+        if let time = block.newestTimestamp { newestTimestamp = max(newestTimestamp ?? time, time) }
+        for node in block.nodes {
+            nodes.append(node.id, node.latitude, node.longitude)
+            guard !node.tags.isEmpty, var address = address(node.tags, in: block) else { continue }
+            address.latitude = node.latitude
+            address.longitude = node.longitude
+            address.object = UInt64(bitPattern: node.id) &* 2
+            addresses.append(address)
+        }
+        for way in block.ways where !way.tags.isEmpty {
+            if var address = address(way.tags, in: block), way.refs.count >= 4, way.refs.first == way.refs.last {
+                address.object = UInt64(bitPattern: way.id) &* 2 + 1
+                addressWays.append((address, way.refs))
+            }
+            if block.value(of: Self.highway, in: way.tags) != nil, let name = block.value(of: Self.name, in: way.tags),
+                !name.isEmpty, way.refs.count >= 2
+            {
+                streets.append((strings.index(of: name), way.refs))
+            }
+        }
+    }
+
+    /// The address file for what was read.
+    ///
+    /// - Parameters:
+    ///   - sourceName: the extract's name, recorded in the file (`Helsinki.osm.pbf`).
+    ///   - sourceDate: its date, ISO 8601, recorded in the file.
+    /// - Throws: ``GazetteerError`` (`malformedSource`) for more addresses or pieces than a file holds.
+    public mutating func build(sourceName: String, sourceDate: String) throws(GazetteerError) -> [UInt8] {
+        nodes.sortIfNeeded()
+        var all = addresses
+        for (address, refs) in addressWays {
+            guard let centre = nodes.centroid(of: refs) else { continue }
+            var placed = address
+            (placed.latitude, placed.longitude) = centre
+            all.append(placed)
+        }
+        var pieces: [StreetPiece] = []
+        for street in streets {
+            var previous: (Int32, Int32)?
+            for ref in street.refs {
+                guard let point = nodes.coordinate(of: ref) else {
+                    previous = nil
+                    continue
+                }
+                if let start = previous { StreetPiece.cut(from: start, to: point, name: street.name, into: &pieces) }
+                previous = point
+            }
+        }
+        guard all.count <= AddressLayout.maximumRecords, pieces.count <= AddressLayout.maximumRecords else {
+            throw GazetteerError(
+                code: .malformedSource,
+                file: sourceName,
+                message: "\(all.count) addresses and \(pieces.count) street pieces; a file holds at most "
+                    + "\(AddressLayout.maximumRecords) of each"
+            )
+        }
+        strings.setReserved(
+            name: sourceName,
+            date: sourceDate,
+            licence: "© OpenStreetMap contributors, ODbL 1.0"
+        )
+        let addressOrder = KDTreeOrder.order(all.map(\.position))
+        let pieceOrder = KDTreeOrder.order(pieces.map(\.midpoint))
+        return AddressFileWriter.write(
+            addresses: addressOrder.map { all[Int($0)] },
+            pieces: pieceOrder.map { pieces[Int($0)] },
+            localities: localities.triples,
+            strings: strings
+        )
+    }
+
+    /// The address of an element's tags, its point still unset; nil when it has none.
+    private mutating func address(_ tags: ArraySlice<UInt32>, in block: PBFBlock) -> SourceAddress? {
+        guard let number = block.value(of: Self.houseNumber, in: tags), !number.isEmpty,
+            let street = block.value(of: Self.street, in: tags) ?? block.value(of: Self.place, in: tags),
+            !street.isEmpty
+        else { return nil }
+        let postcode = block.value(of: Self.postcode, in: tags).map { strings.index(of: $0) } ?? 0
+        let city = block.value(of: Self.city, in: tags).map { strings.index(of: $0) } ?? 0
+        let country = block.value(of: Self.country, in: tags).map { strings.index(of: $0) } ?? 0
+        return SourceAddress(
+            houseNumber: strings.index(of: number),
+            street: strings.index(of: street),
+            locality: localities.index(of: [postcode, city, country])
+        )
+    }
+
+    private static let highway = Array("highway".utf8)
+    private static let name = Array("name".utf8)
+    private static let houseNumber = Array("addr:housenumber".utf8)
+    private static let street = Array("addr:street".utf8)
+    private static let place = Array("addr:place".utf8)
+    private static let postcode = Array("addr:postcode".utf8)
+    private static let city = Array("addr:city".utf8)
+    private static let country = Array("addr:country".utf8)
+}
+
+/// One address as the builder holds it.
+struct SourceAddress {
+    var houseNumber: UInt32
+    var street: UInt32
+    var locality: UInt32
+    /// 1e-7 degree.
+    var latitude: Int32 = 0
+    var longitude: Int32 = 0
+    /// The OSM object: id × 2, + 1 for a way.
+    var object: UInt64 = 0
+
+    /// Earth-centred, metres, rounded to Float.
+    var position: (x: Float, y: Float, z: Float) {
+        let exact = EarthCentered(SourcePlace.coordinate(latitude: latitude, longitude: longitude))
+        return (Float(exact.x), Float(exact.y), Float(exact.z))
+    }
+}
+
+/// Postcode, city and country triples (string indices), numbered in the order first met; 0 is "none".
+struct LocalityNumbering {
+    private(set) var triples: [[UInt32]] = [[0, 0, 0]]
+    private var indices: [[UInt32]: UInt32] = [[0, 0, 0]: 0]
+
+    mutating func index(of triple: [UInt32]) -> UInt32 {
+        if let index = indices[triple] { return index }
+        let index = UInt32(triples.count)
+        triples.append(triple)
+        indices[triple] = index
+        return index
+    }
+}

@@ -1,0 +1,112 @@
+/// Street addresses and named streets from OpenStreetMap, read in place from the bytes of an address file
+/// (``AddressLayout``): the agent maps the file read-only, so its pages are file-backed, never the agent's
+/// anonymous memory.
+///
+/// Opening checks the magic, the version, the size, the checksum (``MappedIndexHeader``, as the gazetteer)
+/// and the structure, so that a damaged file is refused with an error naming it, and no file can make a
+/// lookup read out of bounds.
+///
+/// Immutable; safe to share between threads as long as `owner` keeps the bytes mapped.
+public struct AddressIndex: MappedIndex, @unchecked Sendable {
+    let bytes: UnsafeRawBufferPointer
+    let layout: AddressLayout
+    private let owner: (any AnyObject & Sendable)?
+
+    /// Reads the address file in `bytes` (8-byte aligned: a mapping is page-aligned), valid while `owner` lives.
+    ///
+    /// - Throws: ``GazetteerError``: not an address file, another version, truncated, or corrupt.
+    public init(bytes: UnsafeRawBufferPointer, owner: (any AnyObject & Sendable)?, file: String) throws(GazetteerError)
+    {
+        layout = try MappedIndexHeader.checked(bytes, kind: AddressLayout.kind, file: file, fileSize: \.fileSize) {
+            field in
+            let layout = AddressLayout(
+                addressCount: field(12),
+                pieceCount: field(16),
+                localityCount: field(20),
+                stringCount: field(24),
+                stringBytes: field(28)
+            )
+            let limit = AddressLayout.maximumRecords
+            guard layout.addressCount <= limit, layout.pieceCount <= limit, layout.localityCount <= limit,
+                layout.stringCount <= 3 * limit, layout.stringCount > AddressLayout.licenceString
+            else { return nil }
+            return layout
+        }
+        self.bytes = bytes
+        self.owner = owner
+        try checkStructure(file: file)
+    }
+
+    public var addressCount: Int { layout.addressCount }
+    public var streetPieceCount: Int { layout.pieceCount }
+    public var byteCount: Int { layout.fileSize }
+    /// The extract the file was built from, its date, and the data's licence, as the builder recorded them.
+    public var sourceName: String { string(AddressLayout.sourceNameString) }
+    public var sourceDate: String { string(AddressLayout.sourceDateString) }
+    public var licence: String { string(AddressLayout.licenceString) }
+
+    /// The address at `index` (0 ..< ``addressCount``), with `distance` as given.
+    public func address(at index: Int, distance: Double) -> PostalAddress {
+        precondition(index >= 0 && index < addressCount, "no address \(index) in a file of \(addressCount)")
+        let fields = layout.addressFields + 12 * index
+        let locality = layout.localities + 12 * Int(uint32(fields + 8))
+        return PostalAddress(
+            houseNumber: string(Int(uint32(fields))),
+            street: string(Int(uint32(fields + 4))),
+            postcode: optional(Int(uint32(locality))),
+            city: optional(Int(uint32(locality + 4))),
+            country: optional(Int(uint32(locality + 8))),
+            distance: distance
+        )
+    }
+
+    /// The OpenStreetMap object of the address at `index`: its id, and whether it is a way (else a node).
+    public func object(at index: Int) -> (id: Int64, isWay: Bool) {
+        let value = bytes.loadUnaligned(fromByteOffset: layout.addressObjects + 8 * index, as: UInt64.self)
+        let object = UInt64(littleEndian: value)
+        return (Int64(bitPattern: object >> 1), object & 1 == 1)
+    }
+
+    /// The latitude and longitude of the address at `index`.
+    public func coordinate(at index: Int) -> Coordinate { coordinate(layout.addressCoordinates + 8 * index) }
+
+    /// The name of the street of piece `index` (0 ..< ``streetPieceCount``).
+    public func streetName(ofPiece index: Int) -> String { string(Int(uint32(layout.pieceNames + 4 * index))) }
+
+    /// The ends of street piece `index`.
+    func pieceEnds(_ index: Int) -> (Coordinate, Coordinate) {
+        let offset = layout.pieceEnds + 16 * index
+        return (coordinate(offset), coordinate(offset + 8))
+    }
+
+    @inline(__always)
+    func coordinate(_ offset: Int) -> Coordinate {
+        SourcePlace.coordinate(
+            latitude: Int32(bitPattern: uint32(offset)),
+            longitude: Int32(bitPattern: uint32(offset + 4))
+        )
+    }
+
+    @inline(__always)
+    func position(_ offset: Int) -> EarthCentered {
+        EarthCentered(x: float(offset), y: float(offset + 4), z: float(offset + 8))
+    }
+
+    @inline(__always)
+    private func float(_ offset: Int) -> Double {
+        Double(Float(bitPattern: uint32(offset)))
+    }
+
+    @inline(__always)
+    func uint32(_ offset: Int) -> UInt32 { UInt32(littleEndian: bytes.load(fromByteOffset: offset, as: UInt32.self)) }
+
+    /// String `index` of the file.
+    func string(_ index: Int) -> String {
+        let from = Int(uint32(layout.stringOffsets + 4 * index))
+        let to = Int(uint32(layout.stringOffsets + 4 * index + 4))
+        let start = layout.strings
+        return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[(start + from)..<(start + to)]), as: UTF8.self)
+    }
+
+    private func optional(_ index: Int) -> String? { index == AddressLayout.emptyString ? nil : string(index) }
+}
