@@ -16,9 +16,11 @@ packages=(libgps-dev gpsd gpsd-clients python3-gps socat time libsqlite3-dev sql
 # The uplinks' tests run a real MQTT broker and make its certificates (mosquitto, mosquitto-clients, openssl), and
 # build the OwnTracks Recorder (Tests/Tools/owntracks-recorder: gcc make pkg-config liblmdb-dev libconfig-dev
 # uuid-dev, with the libcurl and libmosquitto headers above) as the consumer behind it; the beacons' tests a D-Bus
-# bus with a BlueZ stand-in (dbus, python3-dbusmock) and btmon as the btsnoop oracle (bluez).
+# bus with a BlueZ stand-in (dbus, python3-dbusmock) and btmon as the btsnoop oracle (bluez); the address file's
+# oracle reads the OpenStreetMap extracts with osmium-tool, not with Waymark's reader.
 [ "${1:-}" = "--tests" ] && packages+=(faketime dpkg-dev lintian man-db strace prometheus-node-exporter python3-prometheus-client
-    mosquitto mosquitto-clients openssl gcc make pkg-config liblmdb-dev libconfig-dev uuid-dev dbus python3-dbusmock bluez)
+    mosquitto mosquitto-clients openssl gcc make pkg-config liblmdb-dev libconfig-dev uuid-dev dbus python3-dbusmock bluez
+    osmium-tool)
 missing=()
 for package in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")

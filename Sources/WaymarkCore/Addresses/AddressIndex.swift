@@ -74,7 +74,7 @@ public struct AddressIndex: MappedIndex, @unchecked Sendable {
     public func streetName(ofPiece index: Int) -> String { string(Int(uint32(layout.pieceNames + 4 * index))) }
 
     /// The ends of street piece `index`.
-    func pieceEnds(_ index: Int) -> (Coordinate, Coordinate) {
+    public func pieceEnds(_ index: Int) -> (Coordinate, Coordinate) {
         let offset = layout.pieceEnds + 16 * index
         return (coordinate(offset), coordinate(offset + 8))
     }

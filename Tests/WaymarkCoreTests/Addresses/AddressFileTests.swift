@@ -1,0 +1,108 @@
+import Foundation
+import Testing
+import WaymarkCore
+import WaymarkFormats
+import WaymarkTestSupport
+
+/// The address file built from the Helsinki extract by Core's builder over Waymark's PBF reader: what it
+/// records, the order of names in `PlaceFinder`, and every damaged file or extract refused with what and where.
+@Suite struct AddressFileTests {
+    static let extract = Fixtures.packageRoot.appendingPathComponent("Tests/Fixtures/osm/Helsinki.osm.pbf").path
+
+    static func extractBytes() throws -> [UInt8] { Array(try Data(contentsOf: URL(fileURLWithPath: extract))) }
+
+    static func built() throws -> [UInt8] {
+        var reader = try PBFReader(bytes: try extractBytes())
+        var builder = AddressBuilder()
+        while let block = try reader.nextBlock() { builder.add(block) }
+        return try builder.build(sourceName: "Helsinki.osm.pbf", sourceDate: "2019-04-21T09:50:14Z")
+    }
+
+    @Test func recordsItsSourceAndLicence() throws {
+        let index = try AddressIndex(copying: try Self.built(), file: "addresses.bin")
+        #expect(index.sourceName == "Helsinki.osm.pbf")
+        #expect(index.sourceDate == "2019-04-21T09:50:14Z")
+        #expect(index.licence == "© OpenStreetMap contributors, ODbL 1.0")
+        #expect(index.addressCount == 1435)
+    }
+
+    @Test("an address's fields as tagged: the node of Helsinki's railway station, n25389429")
+    func addressFields() throws {
+        let index = try AddressIndex(copying: try Self.built(), file: "addresses.bin")
+        // Its coordinate as osmium prints it: x24.9414566 y60.1713198.
+        let station = Coordinate(latitude: 60.171_319_8, longitude: 24.941_456_6)
+        let found = try #require(index.nearestAddress(to: station, within: 1))
+        #expect(index.object(at: found.index) == (25_389_429, false))
+        #expect(found.distance == 0)
+        let address = index.address(at: found.index, distance: found.distance)
+        #expect(address.description == "Kaivokatu 1, 00100 Helsinki")
+        #expect(address.houseNumber == "1" && address.street == "Kaivokatu" && address.country == nil)
+    }
+
+    @Test("site, then address, then street, then populated place")
+    func order() throws {
+        let index = try AddressIndex(copying: try Self.built(), file: "addresses.bin")
+        let station = Coordinate(latitude: 60.171_319_8, longitude: 24.941_456_6)
+        let finder = PlaceFinder(gazetteer: nil, addresses: index)
+        #expect(finder.place(at: station)?.address?.houseNumber == "1")
+        // 20 m north of it, with no address radius, the nearest street answers: a name and no house number.
+        let north = Coordinate(latitude: station.latitude + 0.000_18, longitude: station.longitude)
+        var streetsOnly = finder
+        streetsOnly.settings.addressRadius = 0
+        let street = try #require(streetsOnly.place(at: north)?.address)
+        let nearest = try #require(index.nearestStreet(to: north, within: 100))
+        #expect(street.houseNumber == nil && street.distance == nearest.distance && street.distance > 0)
+        #expect(street.street == index.streetName(ofPiece: nearest.piece))
+        // Nothing within either radius: no address, and (without a gazetteer) no place.
+        var none = streetsOnly
+        none.settings.streetRadius = 0
+        #expect(none.lookup(north) == .none)
+    }
+
+    @Test(
+        "a damaged file is refused, naming the file and what to do",
+        arguments: [
+            ("truncated", "truncated"),
+            ("extended", "extended"),
+            ("flipped", "checksum does not match"),
+            ("magic", "no WMADDRES magic"),
+            ("version", "format version 2"),
+            ("short", "too short"),
+        ]
+    )
+    func damaged(damage: String, message: String) throws {
+        var bytes = try Self.built()
+        switch damage {
+        case "truncated": bytes.removeLast(32)
+        case "extended": bytes += [UInt8](repeating: 0, count: 32)
+        case "flipped": bytes[bytes.count / 2] ^= 0x10
+        case "magic": bytes[0] = UInt8(ascii: "X")
+        case "version": bytes[8] = 2
+        default: bytes = Array(bytes.prefix(4))
+        }
+        #expect {
+            _ = try AddressIndex(copying: bytes, file: "/var/addresses.bin")
+        } throws: { error in
+            let text = "\(error)"
+            return text.hasPrefix("/var/addresses.bin: ") && text.contains(message)
+                && text.contains("waymark places build-addresses")
+        }
+    }
+
+    @Test("a damaged extract is refused with the blob's offset")
+    func damagedExtract() throws {
+        var bytes = try Self.extractBytes()
+        bytes[bytes.count / 2] ^= 0x55
+        #expect {
+            var reader = try PBFReader(bytes: bytes)
+            while try reader.nextBlock() != nil {}
+        } throws: { error in
+            "\(error)".hasPrefix("at byte ")
+        }
+        #expect(throws: PBFError.self) {
+            var reader = try PBFReader(bytes: Array(try Self.extractBytes().prefix(100_000)))
+            while try reader.nextBlock() != nil {}
+        }
+        #expect(throws: PBFError.self) { _ = try PBFReader(bytes: Array("not a pbf file".utf8)) }
+    }
+}
