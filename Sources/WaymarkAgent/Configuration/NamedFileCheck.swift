@@ -49,11 +49,24 @@ struct NamedFileCheck {
         return issues
     }
 
-    /// The gazetteer's problem, if `[places]` is enabled. The default file missing is a note, not a problem: it
+    /// The problems of the gazetteer and of the address file, if `[places]` is enabled. The default file missing is a note, not a problem: it
     /// comes with the optional `waymark-places` package, and without it the agent names only the sites.
     private func checkPlaces(into issues: inout [ConfigurationIssue], notes: inout [String]) {
         let settings = configuration.places
         guard settings.enabled else { return }
+        if let path = settings.addresses {
+            do {
+                _ = try AddressIndex.open(path: path)
+            } catch {
+                issues.append(
+                    issue(
+                        "places",
+                        "addresses",
+                        message: "\(error); until then the agent would run without street addresses"
+                    )
+                )
+            }
+        }
         do {
             _ = try Gazetteer.open(path: settings.file)
         } catch {
