@@ -29,7 +29,8 @@ public struct AddressBuilder {
         if let time = block.newestTimestamp { newestTimestamp = max(newestTimestamp ?? time, time) }
         for node in block.nodes {
             nodes.append(node.id, node.latitude, node.longitude)
-            guard !node.tags.isEmpty, var address = address(node.tags, in: block) else { continue }
+            guard !node.tags.isEmpty, abs(node.latitude) <= 900_000_000, var address = address(node.tags, in: block)
+            else { continue }
             address.latitude = node.latitude
             address.longitude = node.longitude
             address.object = UInt64(bitPattern: node.id) &* 2
@@ -58,7 +59,7 @@ public struct AddressBuilder {
         nodes.sortIfNeeded()
         var all = addresses
         for (address, refs) in addressWays {
-            guard let centre = nodes.centroid(of: refs) else { continue }
+            guard let centre = nodes.centroid(of: refs), abs(centre.0) <= 900_000_000 else { continue }
             var placed = address
             (placed.latitude, placed.longitude) = centre
             all.append(placed)

@@ -36,7 +36,8 @@ struct NodeTable {
 
     /// The centroid of the closed ring `refs` (1e-7 degree): the centre of its area by the shoelace formula in
     /// latitude and longitude (an affine map of any local plane, so the same centre); the mean of its corners
-    /// when it has no area. Nil when a node is missing.
+    /// when it has no area or the centre falls outside the ring's box (a ring that crosses itself). Nil when a
+    /// node is missing.
     func centroid(of refs: [Int64]) -> (Int32, Int32)? {
         var corners: [(Double, Double)] = []
         corners.reserveCapacity(refs.count)
@@ -57,18 +58,16 @@ struct NodeTable {
             sumX += (xa + xb) * cross
             sumY += (ya + yb) * cross
         }
-        var x: Double
-        var y: Double
-        if abs(twiceArea) > 1e-3 {
-            x = sumX / (3 * twiceArea)
-            y = sumY / (3 * twiceArea)
-        } else {
-            let open = corners.dropLast()
-            x = open.reduce(0) { $0 + $1.0 - x0 } / Double(open.count)
-            y = open.reduce(0) { $0 + $1.1 - y0 } / Double(open.count)
+        let xs = corners.map { $0.0 - x0 }
+        let ys = corners.map { $0.1 - y0 }
+        var x = sumX / (3 * twiceArea)
+        var y = sumY / (3 * twiceArea)
+        // A ring with no area, or one that crosses itself so that its centre falls outside its box: the mean
+        // of its corners, which is always inside the box (and so a valid coordinate).
+        if !(abs(twiceArea) > 1e-3) || !(xs.min()!...xs.max()!).contains(x) || !(ys.min()!...ys.max()!).contains(y) {
+            x = xs.dropLast().reduce(0, +) / Double(corners.count - 1)
+            y = ys.dropLast().reduce(0, +) / Double(corners.count - 1)
         }
-        x += x0
-        y += y0
-        return (Int32(y.rounded()), Int32(x.rounded()))
+        return (Int32((y + y0).rounded()), Int32((x + x0).rounded()))
     }
 }

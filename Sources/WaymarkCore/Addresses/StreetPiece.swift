@@ -13,9 +13,10 @@ struct StreetPiece {
     }
 
     /// Appends the segment `from`–`to` to `pieces`, cut into equal pieces short enough; a segment across the
-    /// antimeridian (a longitude step over 180°) is left out.
+    /// antimeridian (a longitude step over 180°) or with an end beyond the poles (bad data) is left out.
     static func cut(from: (Int32, Int32), to: (Int32, Int32), name: UInt32, into pieces: inout [StreetPiece]) {
-        guard abs(Int64(to.1) - Int64(from.1)) <= 1_800_000_000 else { return }
+        guard abs(Int64(to.1) - Int64(from.1)) <= 1_800_000_000, abs(from.0) <= 900_000_000, abs(to.0) <= 900_000_000
+        else { return }
         let a = EarthCentered(SourcePlace.coordinate(latitude: from.0, longitude: from.1))
         let b = EarthCentered(SourcePlace.coordinate(latitude: to.0, longitude: to.1))
         // 1 % short of the maximum, so that rounding the cut points to 1e-7° cannot make a piece too long.

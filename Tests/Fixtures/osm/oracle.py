@@ -59,10 +59,13 @@ def centroid(points):
         area += cross
         sx += (xa + xb) * cross
         sy += (ya + yb) * cross
+    lats, lons = [p[0] for p in points], [p[1] for p in points]
     if abs(area) > 1e-17:
-        return (lat0 + sy / (3 * area), lon0 + sx / (3 * area))
-    corners = points[:-1]
-    return (sum(p[0] for p in corners) / len(corners), sum(p[1] for p in corners) / len(corners))
+        lat, lon = lat0 + sy / (3 * area), lon0 + sx / (3 * area)
+        # A ring that crosses itself can put the centre outside its box: then the mean, as for no area.
+        if min(lats) <= lat <= max(lats) and min(lons) <= lon <= max(lons):
+            return (lat, lon)
+    return (sum(lats[:-1]) / (len(points) - 1), sum(lons[:-1]) / (len(points) - 1))
 
 
 def planar(lat0, lon0, lat, lon):
