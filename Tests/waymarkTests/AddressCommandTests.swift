@@ -84,6 +84,14 @@ import WaymarkTestSupport
         #expect(damaged.stderr.contains("\(file): "), "\(damaged.stderr)")
         #expect(damaged.stderr.contains("truncated") && damaged.stderr.contains("without street addresses"))
         #expect(damaged.stdout.contains("Helsinki, FI"))
+        // The agent (a replay, as `run` opens its files) says so once and names the populated places.
+        let (events, stderr) = try PlacesCommandTests.replay(
+            "[places]\nfile = \"\(places)\"\naddresses = \"\(file)\"",
+            in: directory
+        )
+        #expect(stderr.contains("\(file): ") && stderr.contains("running without street addresses"), "\(stderr)")
+        let named = PlacesCommandTests.places(events)
+        #expect(!named.isEmpty && named.allSatisfy { $0.place?["geonameid"] != nil && $0.place?["address"] == nil })
         let config = directory.appendingPathComponent("check.toml").path
         try "[places]\nfile = \"\(places)\"\naddresses = \"\(file)\"\n".write(
             toFile: config,
