@@ -66,7 +66,7 @@ extension Waymark.Geo {
             let configuration = try CommonOptions.parse(config.map { ["--config", $0] } ?? []).loadConfiguration()
             var addressIndex: AddressIndex?
             var addressProblem: GazetteerError?
-            if let path = addresses ?? configuration.places.addresses {
+            if let path = addresses ?? configuration.places.addressFileToOpen {
                 do {
                     addressIndex = try Agent.openAddresses(path)
                 } catch {

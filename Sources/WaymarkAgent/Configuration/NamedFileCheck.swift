@@ -54,7 +54,7 @@ struct NamedFileCheck {
     private func checkPlaces(into issues: inout [ConfigurationIssue], notes: inout [String]) {
         let settings = configuration.places
         guard settings.enabled else { return }
-        if let path = settings.addresses {
+        if let path = settings.addressFileToOpen {
             do {
                 _ = try AddressIndex.open(path: path)
             } catch {

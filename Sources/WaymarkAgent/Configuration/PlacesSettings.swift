@@ -1,4 +1,5 @@
 import WaymarkCore
+import WaymarkSystem
 
 /// `[places]`: naming positions offline, from the gazetteer of GeoNames' populated places and the operator's
 /// sites (regions with a `name`).
@@ -7,8 +8,8 @@ public struct PlacesSettings: Sendable, Equatable {
     public var enabled: Bool
     /// The gazetteer file (`file`), as `scripts/build-places.sh` makes it; the Debian package installs it here.
     public var file: String
-    /// The address file (`addresses`), as `waymark places build-addresses` makes it; nil for none (the default:
-    /// an address file is built for a fleet's region).
+    /// The address file (`addresses`), as `waymark places build-addresses` makes it; by default where the
+    /// `waymark-addresses` package installs one, and that file not installed means no addresses, quietly.
     public var addresses: String?
     /// `max_distance`, `site_radius`, `address_radius` and `street_radius`.
     public var finder: PlaceSettings
@@ -22,7 +23,7 @@ public struct PlacesSettings: Sendable, Equatable {
     public init(
         enabled: Bool = true,
         file: String = PlacesSettings.defaultFile,
-        addresses: String? = nil,
+        addresses: String? = PlacesSettings.packagedAddresses,
         finder: PlaceSettings = .init()
     ) {
         self.enabled = enabled
@@ -42,5 +43,14 @@ extension PlacesSettings {
         section.read("addresses", .absolutePath, into: &addresses)
         section.read("address_radius", .number(in: 0...1_000, "metres"), into: &finder.addressRadius)
         section.read("street_radius", .number(in: 0...1_000, "metres"), into: &finder.streetRadius)
+    }
+}
+
+extension PlacesSettings {
+    /// The address file to open: nil when there is none to open, or when it is the default one and the
+    /// optional `waymark-addresses` package is not installed (not a problem, so no warning).
+    public var addressFileToOpen: String? {
+        guard let addresses else { return nil }
+        return addresses == Self.packagedAddresses && Files.size(addresses) == nil ? nil : addresses
     }
 }

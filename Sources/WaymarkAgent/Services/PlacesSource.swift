@@ -26,10 +26,10 @@ enum PlacesSource {
         )
     }
 
-    /// The address file of `[places] addresses`, or nil: none configured, or one that cannot be used, which is
-    /// logged once as a warning: the agent goes on without addresses.
+    /// The address file of `[places] addresses`, or nil: the default one not installed, or one that cannot be
+    /// used, which is logged once as a warning: the agent goes on without addresses.
     static func addresses(_ settings: PlacesSettings, logger: Logger) -> AddressIndex? {
-        guard let path = settings.addresses else { return nil }
+        guard let path = settings.addressFileToOpen else { return nil }
         do {
             let addresses = try AddressIndex.open(path: path)
             let counts = "\(addresses.addressCount) addresses, \(addresses.streetPieceCount) street pieces"
