@@ -53,7 +53,8 @@ extension Waymark.Places {
             discussion: """
                 EXTRACT is an OpenStreetMap PBF extract of the fleet's region (as Geofabrik's); OUT the address \
                 file for [places] addresses. It holds the extract's addresses (nodes and closed ways with \
-                addr:housenumber and addr:street or addr:place; a way at its centroid) and its named streets, \
+                addr:housenumber and addr:street or addr:place; a way at its centroid, or a point inside it where the \
+                centroid is not) and its named streets, \
                 with the extract's name and date and the licence: \(Agent.openStreetMapCredit). The file is \
                 written whole or not at all. Run it where boards are prepared: it holds every node of the \
                 extract in memory (16 bytes each).

@@ -3,8 +3,8 @@ import WaymarkFormats
 /// Makes an address file (``AddressLayout``) from the blocks of an OpenStreetMap PBF extract (``PBFReader``).
 ///
 /// Addresses are nodes, and closed ways, with `addr:housenumber` and `addr:street` (or `addr:place`), with
-/// `addr:postcode`, `addr:city` and `addr:country` where tagged; a way stands at its centroid (the centre of
-/// its area, which for a concave building can lie outside it). Streets are the ways with `highway` and
+/// `addr:postcode`, `addr:city` and `addr:country` where tagged; a way stands at its centroid, or at a point
+/// inside it where the centroid is not (``RingPoint``). Streets are the ways with `highway` and
 /// `name`, their segments cut into pieces of at most ``AddressLayout/maximumPieceLength``. Relations
 /// (multipolygon buildings) are not read. Pure: blocks in, the file's bytes out.
 ///
@@ -59,7 +59,7 @@ public struct AddressBuilder {
         nodes.sortIfNeeded()
         var all = addresses
         for (address, refs) in addressWays {
-            guard let centre = nodes.centroid(of: refs), abs(centre.0) <= 900_000_000 else { continue }
+            guard let centre = nodes.point(inside: refs), abs(centre.0) <= 900_000_000 else { continue }
             var placed = address
             (placed.latitude, placed.longitude) = centre
             all.append(placed)

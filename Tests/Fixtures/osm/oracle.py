@@ -49,23 +49,33 @@ def address_of(tags):
     return number != "" and street != ""
 
 
-def centroid(points):
-    # The centre of the area by the shoelace formula in (longitude, latitude); the mean of the corners if none.
-    lon0, lat0 = points[0][1], points[0][0]
+def surface_point(points):
+    # In units of 1e-7 degree relative to the first corner, as OSM stores them: the centroid (the shoelace
+    # formula) when the ring contains it, else the middle of the widest stretch inside the ring along the
+    # centroid's latitude; the mean of the corners for no area or a centroid outside the box.
+    lat0, lon0 = round(points[0][0] * 1e7), round(points[0][1] * 1e7)
+    ring = [(round(lo * 1e7) - lon0, round(la * 1e7) - lat0) for la, lo in points]
     area = sx = sy = 0.0
-    for (la, lo), (lb, lob) in zip(points, points[1:]):
-        xa, ya, xb, yb = lo - lon0, la - lat0, lob - lon0, lb - lat0
-        cross = xa * yb - xb * ya
+    for (xa, ya), (xb, yb) in zip(ring, ring[1:]):
+        cross = float(xa) * yb - float(xb) * ya
         area += cross
         sx += (xa + xb) * cross
         sy += (ya + yb) * cross
-    lats, lons = [p[0] for p in points], [p[1] for p in points]
-    if abs(area) > 1e-17:
-        lat, lon = lat0 + sy / (3 * area), lon0 + sx / (3 * area)
-        # A ring that crosses itself can put the centre outside its box: then the mean, as for no area.
-        if min(lats) <= lat <= max(lats) and min(lons) <= lon <= max(lons):
-            return (lat, lon)
-    return (sum(lats[:-1]) / (len(points) - 1), sum(lons[:-1]) / (len(points) - 1))
+    xs, ys = [p[0] for p in ring], [p[1] for p in ring]
+    to_degrees = lambda x, y: ((y + lat0) / 1e7, (x + lon0) / 1e7)
+    if not abs(area) > 1e-3:
+        return to_degrees(sum(xs[:-1]) / (len(ring) - 1), sum(ys[:-1]) / (len(ring) - 1))
+    cx, cy = sx / (3 * area), sy / (3 * area)
+    if not (min(xs) <= cx <= max(xs) and min(ys) <= cy <= max(ys)):
+        return to_degrees(sum(xs[:-1]) / (len(ring) - 1), sum(ys[:-1]) / (len(ring) - 1))
+    crossings = sorted(
+        xa + (cy - ya) * (xb - xa) / (yb - ya) for (xa, ya), (xb, yb) in zip(ring, ring[1:]) if (ya > cy) != (yb > cy)
+    )
+    if sum(1 for x in crossings if x > cx) % 2 == 1 or len(crossings) < 2:
+        return to_degrees(cx, cy)
+    pairs = [(crossings[i + 1] - crossings[i], (crossings[i] + crossings[i + 1]) / 2) for i in range(0, len(crossings) - 1, 2)]
+    width, middle = max(pairs, key=lambda p: p[0])
+    return to_degrees(middle, cy)
 
 
 def planar(lat0, lon0, lat, lon):
@@ -118,7 +128,7 @@ def main():
     segments = []
     for ident, tags, refs in ways:
         if address_of(tags) and len(refs) >= 4 and refs[0] == refs[-1] and all(r in nodes for r in refs):
-            addresses.append(("w%d" % ident, centroid([nodes[r] for r in refs])))
+            addresses.append(("w%d" % ident, surface_point([nodes[r] for r in refs])))
         if "highway" in tags and tags.get("name", "") != "" and len(refs) >= 2:
             previous = None
             for ref in refs:
