@@ -124,35 +124,3 @@ public struct AddressBuilder {
     private static let city = Array("addr:city".utf8)
     private static let country = Array("addr:country".utf8)
 }
-
-/// One address as the builder holds it.
-struct SourceAddress {
-    var houseNumber: UInt32
-    var street: UInt32
-    var locality: UInt32
-    /// 1e-7 degree.
-    var latitude: Int32 = 0
-    var longitude: Int32 = 0
-    /// The OSM object: id × 2, + 1 for a way.
-    var object: UInt64 = 0
-
-    /// Earth-centred, metres, rounded to Float.
-    var position: (x: Float, y: Float, z: Float) {
-        let exact = EarthCentered(SourcePlace.coordinate(latitude: latitude, longitude: longitude))
-        return (Float(exact.x), Float(exact.y), Float(exact.z))
-    }
-}
-
-/// Postcode, city and country triples (string indices), numbered in the order first met; 0 is "none".
-struct LocalityNumbering {
-    private(set) var triples: [[UInt32]] = [[0, 0, 0]]
-    private var indices: [[UInt32]: UInt32] = [[0, 0, 0]: 0]
-
-    mutating func index(of triple: [UInt32]) -> UInt32 {
-        if let index = indices[triple] { return index }
-        let index = UInt32(triples.count)
-        triples.append(triple)
-        indices[triple] = index
-        return index
-    }
-}

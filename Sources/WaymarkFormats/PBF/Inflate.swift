@@ -118,12 +118,3 @@ public enum Inflate {
         0, 0, 0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13, 13,
     ]
 }
-
-/// A DEFLATE stream or a zlib blob that cannot be decompressed.
-public struct InflateError: Error, Hashable, Sendable, CustomStringConvertible {
-    public var message: String
-
-    public init(_ message: String) { self.message = message }
-
-    public var description: String { message }
-}

@@ -22,28 +22,3 @@ public struct PBFBlock {
         return nil
     }
 }
-
-public struct PBFNode {
-    public var id: Int64
-    /// 1e-7 degree.
-    public var latitude: Int32
-    public var longitude: Int32
-    /// String indices of the block: key, value, key, value…
-    public var tags: ArraySlice<UInt32>
-}
-
-public struct PBFWay {
-    public var id: Int64
-    /// The ids of its nodes, in order.
-    public var refs: [Int64]
-    /// String indices of the block: key, value, key, value…
-    public var tags: ArraySlice<UInt32>
-}
-
-/// What an OSM PBF file's header block says.
-public struct PBFHeader: Hashable, Sendable {
-    public var requiredFeatures: [String] = []
-    public var writingProgram: String?
-    /// `osmosis_replication_timestamp`: the time the extract's data is as of, seconds since 1970.
-    public var replicationTimestamp: Int64?
-}
