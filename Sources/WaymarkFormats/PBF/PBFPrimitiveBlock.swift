@@ -8,13 +8,17 @@ enum PBFPrimitiveBlock {
         var dateGranularity: Int64 = 1000
 
         /// 1e-7 degree, rounded to the nearest (exact for the usual granularity of 100 nanodegrees).
+        ///
+        /// Every step reports overflow and the range is checked on `Int64` before narrowing: a damaged block's
+        /// raw values can be anything, and a trap here would end the builder instead of naming the block.
         func degrees(_ value: Int64, offset: Int64) throws(PBFError) -> Int32 {
-            let (scaled, overflow) = value.multipliedReportingOverflow(by: granularity)
-            let nano = scaled &+ offset
-            guard !overflow, let units = Int32(exactly: (nano + (nano >= 0 ? 50 : -50)) / 100),
-                abs(units) <= 1_800_000_000
-            else { throw PBFError("a coordinate out of range") }
-            return units
+            let scaled = value.multipliedReportingOverflow(by: granularity)
+            let nano = scaled.partialValue.addingReportingOverflow(offset)
+            let rounded = nano.partialValue.addingReportingOverflow(nano.partialValue >= 0 ? 50 : -50)
+            let units = rounded.partialValue / 100
+            guard !scaled.overflow, !nano.overflow, !rounded.overflow, (-1_800_000_000...1_800_000_000) ~= units
+            else { throw PBFError("a coordinate out of range: \(value) units of \(granularity) nanodegrees") }
+            return Int32(units)
         }
     }
 
@@ -67,7 +71,7 @@ enum PBFPrimitiveBlock {
             case 1: id = try reader.signed()
             case 2: try reader.packed(into: &keys) { UInt32(truncatingIfNeeded: $0) }
             case 3: try reader.packed(into: &values) { UInt32(truncatingIfNeeded: $0) }
-            case 4: note(try info(try reader.bytesField()), units, in: &block)
+            case 4: try note(try info(try reader.bytesField()), units, in: &block)
             case 8: latitude = try reader.signed()
             case 9: longitude = try reader.signed()
             default: try reader.skip()
@@ -96,7 +100,7 @@ enum PBFPrimitiveBlock {
         while let field = try reader.next() {
             switch field {
             case 1: try reader.packed(into: &ids, ProtobufReader.zigzag)
-            case 5: note(try denseTimestamp(try reader.bytesField()), units, in: &block)
+            case 5: try note(try denseTimestamp(try reader.bytesField()), units, in: &block)
             case 8: try reader.packed(into: &latitudes, ProtobufReader.zigzag)
             case 9: try reader.packed(into: &longitudes, ProtobufReader.zigzag)
             case 10: try reader.packed(into: &keysValues) { UInt32(truncatingIfNeeded: $0) }
@@ -146,7 +150,7 @@ enum PBFPrimitiveBlock {
             case 1: id = Int64(bitPattern: try reader.varint())
             case 2: try reader.packed(into: &keys) { UInt32(truncatingIfNeeded: $0) }
             case 3: try reader.packed(into: &values) { UInt32(truncatingIfNeeded: $0) }
-            case 4: note(try info(try reader.bytesField()), units, in: &block)
+            case 4: try note(try info(try reader.bytesField()), units, in: &block)
             case 8: try reader.packed(into: &refs, ProtobufReader.zigzag)
             default: try reader.skip()
             }
@@ -195,9 +199,13 @@ enum PBFPrimitiveBlock {
         return newest
     }
 
-    private static func note(_ timestamp: Int64?, _ units: Units, in block: inout PBFBlock) {
+    private static func note(_ timestamp: Int64?, _ units: Units, in block: inout PBFBlock) throws(PBFError) {
         guard let timestamp else { return }
-        let seconds = timestamp.multipliedReportingOverflow(by: units.dateGranularity).partialValue / 1000
+        let milliseconds = timestamp.multipliedReportingOverflow(by: units.dateGranularity)
+        let seconds = milliseconds.partialValue / 1000
+        guard !milliseconds.overflow, PBFHeader.plausibleTimes ~= seconds else {
+            throw PBFError("an element's timestamp out of range: \(timestamp) units of \(units.dateGranularity) ms")
+        }
         block.newestTimestamp = max(block.newestTimestamp ?? seconds, seconds)
     }
 }

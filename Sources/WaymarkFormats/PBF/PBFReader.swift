@@ -101,7 +101,12 @@ public struct PBFReader {
             switch field {
             case 4: header.requiredFeatures.append(String(decoding: try reader.bytesField(), as: UTF8.self))
             case 16: header.writingProgram = String(decoding: try reader.bytesField(), as: UTF8.self)
-            case 32: header.replicationTimestamp = Int64(bitPattern: try reader.varint())
+            case 32:
+                let seconds = Int64(bitPattern: try reader.varint())
+                guard PBFHeader.plausibleTimes ~= seconds else {
+                    throw PBFError("the header's osmosis_replication_timestamp \(seconds) is not a date")
+                }
+                header.replicationTimestamp = seconds
             default: try reader.skip()
             }
         }
