@@ -5,7 +5,8 @@ import WaymarkFormats
 /// Addresses are nodes, and closed ways, with `addr:housenumber` and `addr:street` (or `addr:place`), with
 /// `addr:postcode`, `addr:city` and `addr:country` where tagged; a way stands at its centroid, or at a point
 /// inside it where the centroid is not (``RingPoint``). Streets are the ways with `highway` and
-/// `name`, their segments cut into pieces of at most ``AddressLayout/maximumPieceLength``. Relations
+/// `name`, their segments cut into pieces of at most ``AddressLayout/maximumPieceLength``, each with the
+/// locality of the nearest address on a street of that name (``StreetLocalities``). Relations
 /// (multipolygon buildings) are not read. Pure: blocks in, the file's bytes out.
 ///
 /// Keeps every node's position until the end (16 bytes a node), since ways name their nodes by id.
@@ -89,6 +90,8 @@ public struct AddressBuilder {
             date: sourceDate,
             licence: "© OpenStreetMap contributors, ODbL 1.0"
         )
+        let streetLocalities = StreetLocalities(all)
+        for index in pieces.indices { pieces[index].locality = streetLocalities.locality(of: pieces[index]) }
         let addressOrder = KDTreeOrder.order(all.map(\.position))
         let pieceOrder = KDTreeOrder.order(pieces.map(\.midpoint))
         return AddressFileWriter.write(

@@ -42,6 +42,7 @@ enum AddressFileWriter {
             }
         }
         for piece in pieces { file.append(piece.name) }
+        for piece in pieces { file.append(piece.locality) }
         for triple in localities { for index in triple { file.append(index) } }
         var offset: UInt32 = 0
         file.append(offset)

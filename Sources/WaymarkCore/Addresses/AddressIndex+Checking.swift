@@ -31,9 +31,9 @@ extension AddressIndex {
         }
         for index in 0..<layout.pieceCount {
             let (start, end) = pieceEnds(index)
-            guard uint32(layout.pieceNames + 4 * index) < strings else {
-                throw corrupt("street piece \(index) names a string it does not hold")
-            }
+            guard uint32(layout.pieceNames + 4 * index) < strings,
+                Int(uint32(layout.pieceLocalities + 4 * index)) < layout.localityCount
+            else { throw corrupt("street piece \(index) names a string or locality it does not hold") }
             guard inRange(start), inRange(end), finite(position(layout.piecePositions + 12 * index)) else {
                 throw corrupt("street piece \(index) has a position out of range")
             }

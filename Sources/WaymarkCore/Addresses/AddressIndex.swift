@@ -49,15 +49,26 @@ public struct AddressIndex: MappedIndex, @unchecked Sendable {
     public func address(at index: Int, distance: Double) -> PostalAddress {
         precondition(index >= 0 && index < addressCount, "no address \(index) in a file of \(addressCount)")
         let fields = layout.addressFields + 12 * index
-        let locality = layout.localities + 12 * Int(uint32(fields + 8))
+        let place = locality(Int(uint32(fields + 8)))
         return PostalAddress(
             houseNumber: string(Int(uint32(fields))),
             street: string(Int(uint32(fields + 4))),
-            postcode: optional(Int(uint32(locality))),
-            city: optional(Int(uint32(locality + 4))),
-            country: optional(Int(uint32(locality + 8))),
+            postcode: place.postcode,
+            city: place.city,
+            country: place.country,
             distance: distance
         )
+    }
+
+    /// The postcode, city and country of the nearest address tagged with the street name of piece `index`;
+    /// all nil when no address names that street.
+    public func locality(ofPiece index: Int) -> (postcode: String?, city: String?, country: String?) {
+        locality(Int(uint32(layout.pieceLocalities + 4 * index)))
+    }
+
+    private func locality(_ index: Int) -> (postcode: String?, city: String?, country: String?) {
+        let offset = layout.localities + 12 * index
+        return (optional(Int(uint32(offset))), optional(Int(uint32(offset + 4))), optional(Int(uint32(offset + 8))))
     }
 
     /// The OpenStreetMap object of the address at `index`: its id, and whether it is a way (else a node).

@@ -4,6 +4,8 @@ struct StreetPiece {
     var start: (Int32, Int32)
     var end: (Int32, Int32)
     var name: UInt32
+    /// The locality of the nearest address on a street of the same name; 0 for none.
+    var locality: UInt32 = 0
 
     /// The earth-centred midpoint of the chord between the ends, rounded to Float.
     var midpoint: (x: Float, y: Float, z: Float) {

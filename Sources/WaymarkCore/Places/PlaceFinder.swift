@@ -40,7 +40,9 @@ public struct PlaceFinder: Sendable {
     }
 
     /// The nearest address within ``PlaceSettings/addressRadius``, else the nearest street within
-    /// ``PlaceSettings/streetRadius`` (its city the populated place `near`); nil without an address file.
+    /// ``PlaceSettings/streetRadius``; nil without an address file. A street's city and country are those of the
+    /// nearest address on a street of its name (the builder's ``StreetLocalities``), else the populated place
+    /// `near`'s name; never its postcode, since one street can run through several.
     func address(at coordinate: Coordinate, near: Place?) -> PostalAddress? {
         guard let addresses else { return nil }
         if let (index, distance) = addresses.nearestAddress(to: coordinate, within: settings.addressRadius) {
@@ -49,7 +51,13 @@ public struct PlaceFinder: Sendable {
         guard let (piece, distance) = addresses.nearestStreet(to: coordinate, within: settings.streetRadius) else {
             return nil
         }
-        return PostalAddress(street: addresses.streetName(ofPiece: piece), city: near?.name, distance: distance)
+        let locality = addresses.locality(ofPiece: piece)
+        return PostalAddress(
+            street: addresses.streetName(ofPiece: piece),
+            city: locality.city ?? near?.name,
+            country: locality.country,
+            distance: distance
+        )
     }
 
     /// The nearest populated place as the answer, and the place itself however far.

@@ -59,6 +59,42 @@ import WaymarkTestSupport
         #expect(none.lookup(north) == .none)
     }
 
+    @Test("a street is named with the city its own addresses are tagged with, not the nearest populated place")
+    func streetLocality() throws {
+        let index = try AddressIndex(copying: try Self.built(), file: "addresses.bin")
+        var streetsOnly = PlaceFinder(gazetteer: nil, addresses: index)
+        streetsOnly.settings.addressRadius = 0
+        // At the corner of Fabianinkatu and Pohjoisesplanadi, whose nearest GeoNames place is the district
+        // Kaartinkaupunki; without a gazetteer, the city came from nowhere before streets had localities.
+        let street = try #require(streetsOnly.place(at: Coordinate(latitude: 60.1677, longitude: 24.9495))?.address)
+        #expect(street.city == "Helsinki")
+        #expect(street.postcode == nil)
+        // Every piece: the locality of a nearest address of its street name (brute force, geodesic, 1 m for
+        // ties and the chord), or none when no address of that name has one.
+        var byStreet: [String: [(Coordinate, String?)]] = [:]
+        for address in 0..<index.addressCount {
+            let fields = index.address(at: address, distance: 0)
+            guard fields.postcode != nil || fields.city != nil || fields.country != nil else { continue }
+            byStreet[fields.street, default: []].append((index.coordinate(at: address), fields.city))
+        }
+        var named = 0
+        for piece in stride(from: 0, to: index.streetPieceCount, by: 7) {
+            let (a, b) = index.pieceEnds(piece)
+            let middle = Coordinate(latitude: (a.latitude + b.latitude) / 2, longitude: (a.longitude + b.longitude) / 2)
+            let city = index.locality(ofPiece: piece).city
+            guard let candidates = byStreet[index.streetName(ofPiece: piece)] else {
+                #expect(city == nil && index.locality(ofPiece: piece).postcode == nil)
+                continue
+            }
+            let distances = candidates.map { Geodesic.distance(from: $0.0, to: middle) }
+            let nearest = try #require(distances.min())
+            let cities = Set(zip(candidates, distances).filter { $0.1 <= nearest + 1 }.map(\.0.1))
+            #expect(cities.contains(city), "piece \(piece) of \(index.streetName(ofPiece: piece))")
+            if city != nil { named += 1 }
+        }
+        #expect(named > 100)
+    }
+
     @Test(
         "a damaged file is refused, naming the file and what to do",
         arguments: [
@@ -66,7 +102,7 @@ import WaymarkTestSupport
             ("extended", "extended"),
             ("flipped", "checksum does not match"),
             ("magic", "no WMADDRES magic"),
-            ("version", "format version 2"),
+            ("version", "format version 3"),
             ("short", "too short"),
         ]
     )
@@ -77,7 +113,7 @@ import WaymarkTestSupport
         case "extended": bytes += [UInt8](repeating: 0, count: 32)
         case "flipped": bytes[bytes.count / 2] ^= 0x10
         case "magic": bytes[0] = UInt8(ascii: "X")
-        case "version": bytes[8] = 2
+        case "version": bytes[8] = 3
         default: bytes = Array(bytes.prefix(4))
         }
         #expect {
