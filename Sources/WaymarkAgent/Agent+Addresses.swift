@@ -6,11 +6,14 @@ extension Agent {
     /// The credit the ODbL asks of whoever ships data derived from OpenStreetMap.
     public static let openStreetMapCredit = "© OpenStreetMap contributors, ODbL 1.0"
 
-    /// The address file at `path`, mapped read-only and checked.
+    /// The address file at `path`, mapped read-only and checked as `verifying` says (whole: every byte read).
     ///
     /// - Throws: ``GazetteerError`` naming the file and what is wrong with it.
-    public static func openAddresses(_ path: String) throws(GazetteerError) -> AddressIndex {
-        try AddressIndex.open(path: path)
+    public static func openAddresses(
+        _ path: String,
+        verifying: AddressIndex.Verification
+    ) throws(GazetteerError) -> AddressIndex {
+        try AddressIndex.open(path: path, verifying: verifying)
     }
 
     /// What `waymark places build-addresses` made.

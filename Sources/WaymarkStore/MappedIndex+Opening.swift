@@ -7,12 +7,16 @@ extension MappedIndex {
     /// - Throws: ``GazetteerError`` naming the file: missing or unreadable, not such a file, another version,
     ///   truncated, or damaged.
     public static func open(path: String) throws(GazetteerError) -> Self {
-        let file: MappedFile
+        let file = try mapped(path)
+        return try Self(bytes: file.bytes, owner: file, file: path)
+    }
+
+    /// The file at `path`, mapped read-only.
+    static func mapped(_ path: String) throws(GazetteerError) -> MappedFile {
         do {
-            file = try MappedFile(path: path)
+            return try MappedFile(path: path)
         } catch {
             throw GazetteerError(code: .unreadable, file: path, message: "cannot \(error.call) it: \(error.reason)")
         }
-        return try Self(bytes: file.bytes, owner: file, file: path)
     }
 }

@@ -68,7 +68,7 @@ extension Waymark.Geo {
             var addressProblem: GazetteerError?
             if let path = addresses ?? configuration.places.addressFileToOpen {
                 do {
-                    addressIndex = try Agent.openAddresses(path)
+                    addressIndex = try Agent.openAddresses(path, verifying: .bounds)
                 } catch {
                     addressProblem = error
                 }

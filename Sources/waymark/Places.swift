@@ -100,7 +100,7 @@ extension Waymark.Places {
                 print("\(file): \(gazetteer.count) places, \(gazetteer.byteCount) bytes")
             } catch  where error.code == .notAGazetteer {
                 do {
-                    let addresses = try Agent.openAddresses(file)
+                    let addresses = try Agent.openAddresses(file, verifying: .whole)
                     print(
                         "\(file): \(addresses.addressCount) addresses, \(addresses.streetPieceCount) street pieces, "
                             + "\(addresses.byteCount) bytes, from \(addresses.sourceName) of \(addresses.sourceDate) "

@@ -56,7 +56,7 @@ struct NamedFileCheck {
         guard settings.enabled else { return }
         if let path = settings.addressFileToOpen {
             do {
-                _ = try AddressIndex.open(path: path)
+                _ = try AddressIndex.open(path: path, verifying: .whole)
             } catch {
                 issues.append(
                     issue(

@@ -31,7 +31,9 @@ enum PlacesSource {
     static func addresses(_ settings: PlacesSettings, logger: Logger) -> AddressIndex? {
         guard let path = settings.addressFileToOpen else { return nil }
         do {
-            let addresses = try AddressIndex.open(path: path)
+            // Bounds only: a whole check reads the file (Germany's, about 2 GB) before READY; check-config and
+            // `places check` read it all.
+            let addresses = try AddressIndex.open(path: path, verifying: .bounds)
             let counts = "\(addresses.addressCount) addresses, \(addresses.streetPieceCount) street pieces"
             logger.info(
                 "places: \(counts) from \(addresses.sourceName) of \(addresses.sourceDate)",

@@ -14,12 +14,15 @@ struct MappedIndexHeader {
         var rebuild: String
     }
 
-    /// The layout `read` makes of the header's fields, once the magic, the version, the size and the checksum
-    /// hold; `read` returns nil when the fields do not hold together, and `fileSize` is the file's size by them.
+    /// The layout `read` makes of the header's fields, once the magic, the version, the size and (with
+    /// `checksum`) the checksum hold; `read` returns nil when the fields do not hold together, and `fileSize` is
+    /// the file's size by them. The checksum reads every byte of the file: skip it only where a damaged record
+    /// can do no worse than give a wrong answer (``AddressIndex/Verification/bounds``).
     static func checked<Layout>(
         _ bytes: UnsafeRawBufferPointer,
         kind: Kind,
         file: String,
+        checksum: Bool = true,
         fileSize: (Layout) -> Int,
         read: (_ field: (Int) -> Int) -> Layout?
     ) throws(GazetteerError) -> Layout {
@@ -64,7 +67,7 @@ struct MappedIndexHeader {
             )
         }
         let stored = UInt64(littleEndian: bytes.load(fromByteOffset: 48, as: UInt64.self))
-        guard stored == GazetteerChecksum.of(bytes, from: Self.size, to: size) else {
+        guard !checksum || stored == GazetteerChecksum.of(bytes, from: Self.size, to: size) else {
             throw GazetteerError(
                 code: .corrupt,
                 file: file,

@@ -1,8 +1,9 @@
 import Foundation
 import Testing
-import WaymarkCore
 import WaymarkFormats
 import WaymarkTestSupport
+
+@testable import WaymarkCore
 
 /// The address file built from the Helsinki extract by Core's builder over Waymark's PBF reader: what it
 /// records, the order of names in `PlaceFinder`, and every damaged file or extract refused with what and where.
@@ -123,6 +124,38 @@ import WaymarkTestSupport
             return text.hasPrefix("/var/addresses.bin: ") && text.contains(message)
                 && text.contains("waymark places build-addresses")
         }
+    }
+
+    /// `bytes` opened as the agent opens a mapping: checked for bounds only.
+    static func boundsChecked(_ bytes: [UInt8]) throws -> AddressIndex {
+        let storage = AlignedBytes(bytes)
+        return try AddressIndex(bytes: storage.buffer, owner: storage, file: "addresses.bin", verifying: .bounds)
+    }
+
+    @Test("checked for bounds only, a file with damaged records opens and answers without reading outside it")
+    func boundsOnly() throws {
+        var bytes = try Self.built()
+        let count = Int(bytes[12]) | Int(bytes[13]) << 8 | Int(bytes[14]) << 16 | Int(bytes[15]) << 24
+        // Address 0's house number, street and locality indices (after 12 + 8 + 8 bytes an address), and street
+        // piece 0's name and locality (after 12 + 16 bytes a piece), all beyond the file's strings and localities.
+        let fields = 64 + 28 * count
+        for offset in fields..<(fields + 12) { bytes[offset] = 0xff }
+        let pieces = Int(bytes[16]) | Int(bytes[17]) << 8 | Int(bytes[18]) << 16 | Int(bytes[19]) << 24
+        let names = fields + 12 * count + 28 * pieces
+        for offset in [names, names + 4 * pieces] { for byte in offset..<(offset + 4) { bytes[byte] = 0xff } }
+        #expect(throws: GazetteerError.self) { _ = try AddressIndex(copying: bytes, file: "addresses.bin") }
+        let index = try Self.boundsChecked(bytes)
+        let address = index.address(at: 0, distance: 0)
+        #expect(address.houseNumber == "" && address.street == "" && address.postcode == nil && address.city == nil)
+        #expect(index.streetName(ofPiece: 0) == "" && index.locality(ofPiece: 0).city == nil)
+        #expect(index.address(at: 1, distance: 0).street != "")
+        // A flipped byte: refused whole (the checksum), opened by bounds.
+        var flipped = try Self.built()
+        flipped[flipped.count / 2] ^= 0x10
+        #expect(throws: GazetteerError.self) { _ = try AddressIndex(copying: flipped, file: "addresses.bin") }
+        #expect(try Self.boundsChecked(flipped).addressCount == count)
+        // What bounds still refuse: a file cut short.
+        #expect(throws: GazetteerError.self) { _ = try Self.boundsChecked(Array(flipped.dropLast(32))) }
     }
 
     @Test("a damaged extract is refused with the blob's offset")
