@@ -80,6 +80,11 @@ import WaymarkTestSupport
                     street.distance <= expected.distance + 1 && street.distance >= expected.distance - 0.01,
                     "\(point): \(name) at \(street.distance) m, the oracle \(expected.name) at \(expected.distance) m"
                 )
+                // Its name is one of the streets no more than 1 m farther than the oracle's nearest.
+                #expect(
+                    expected.namesWithinAMetre.contains(name),
+                    "\(point): \(name), the oracle's within 1 m of the nearest: \(expected.namesWithinAMetre)"
+                )
                 streetsWithin += 1
                 if name == expected.name { sameStreetName += 1 }
             case (let street?, nil):
@@ -133,7 +138,7 @@ import WaymarkTestSupport
 
     struct Answer {
         var address: (id: String, distance: Double)?
-        var street: (name: String, distance: Double)?
+        var street: (name: String, distance: Double, namesWithinAMetre: [String])?
     }
 
     /// The oracle's answers for `points`; throws, saying what to install, when it cannot run.
@@ -167,11 +172,14 @@ import WaymarkTestSupport
         else { throw TestServerError("the address oracle wrote \(lines.count) lines for \(points.count) points") }
         let answers = try lines.dropFirst().map { line -> Answer in
             let fields = line.split(separator: "\t", omittingEmptySubsequences: false)
-            guard fields.count == 3 else { throw TestServerError("the address oracle wrote \(line)") }
+            guard fields.count == 4 else { throw TestServerError("the address oracle wrote \(line)") }
             var answer = Answer()
             let address = fields[0].split(separator: " ")
             if address.count == 2, let distance = Double(address[1]) { answer.address = (String(address[0]), distance) }
-            if fields[1] != "-", let distance = Double(fields[2]) { answer.street = (String(fields[1]), distance) }
+            if fields[1] != "-", let distance = Double(fields[2]) {
+                let names = fields[3].split(separator: "\u{1f}").map(String.init)
+                answer.street = (String(fields[1]), distance, names)
+            }
             return answer
         }
         return (addressCount, answers)

@@ -4,7 +4,8 @@
 usage: oracle.py EXTRACT.osm.pbf POINTS OUTPUT ADDRESS_RADIUS STREET_RADIUS
 
 POINTS has one "lat lon" per line. OUTPUT gets a first line "addresses N streets M" (what the extract holds by
-these rules), then per point: "ID DISTANCE<TAB>STREET<TAB>DISTANCE", ID being n123 or w123, "-" for none.
+these rules), then per point: "ID DISTANCE<TAB>STREET<TAB>DISTANCE<TAB>NAMES", ID being n123 or w123, "-" for
+none, NAMES every street name within the nearest street's distance + NAME_SLACK metres, separated by US (0x1f).
 """
 import math
 import re
@@ -14,6 +15,7 @@ import sys
 from geographiclib.geodesic import Geodesic
 
 WGS84 = Geodesic.WGS84
+NAME_SLACK = 1.01  # metres: the index may return a street up to 1 m farther than the nearest
 CELL = 0.005  # degrees: the grid that narrows the brute force to nearby candidates (no answer is lost: see below)
 
 
@@ -160,14 +162,22 @@ def main():
                 if distance <= address_radius and (best is None or distance < best[1]):
                     best = (addresses[i][0], distance)
         street = None
+        near_streets = []
         nearby = [(approx_segment(lat, lon, segments[i][1], segments[i][2]), i) for i in segment_grid.get(cell, [])]
         floor = min((d for d, _ in nearby), default=math.inf)
         for approx, i in nearby:
             if approx <= min(floor + 5, street_radius * 1.02 + 5):
                 distance = geodesic_segment(lat, lon, segments[i][1], segments[i][2])
+                near_streets.append((distance, segments[i][0]))
                 if distance <= street_radius and (street is None or distance < street[1]):
                     street = (segments[i][0], distance)
-        fields = ["%s %.4f" % best if best else "-", street[0] if street else "-", "%.4f" % street[1] if street else "-"]
+        names = sorted({name for d, name in near_streets if street and d <= street[1] + NAME_SLACK})
+        fields = [
+            "%s %.4f" % best if best else "-",
+            street[0] if street else "-",
+            "%.4f" % street[1] if street else "-",
+            "\x1f".join(names) if names else "-",
+        ]
         out.append("\t".join(fields))
     with open(output_path, "w") as f:
         f.write("\n".join(out) + "\n")
