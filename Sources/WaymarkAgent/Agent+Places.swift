@@ -14,12 +14,13 @@ extension Agent {
 
     /// Where `coordinate` is (`waymark geo place`): the sites of `[regions] file` when `configuration` has one
     /// (with `[places] site_radius`), then the nearest address and street of `addresses` (within
-    /// `address_radius`, `street_radius`), then the nearest place of `gazetteer` within `[places] max_distance`.
+    /// `address_radius`, `street_radius`), then the nearest place of `gazetteer`, when there is one, within
+    /// `[places] max_distance`.
     ///
     /// - Returns: the answer, and one line per problem with the region file (its sites are then left out).
     public static func place(
         at coordinate: Coordinate,
-        gazetteer: Gazetteer,
+        gazetteer: Gazetteer?,
         addresses: AddressIndex? = nil,
         configuration: Configuration
     ) -> (PlaceLookup, problems: [String]) {

@@ -20,7 +20,9 @@ extension Waymark.Geo {
                 address object (house_number, street, postcode, city, country, distance); or {"place": null, \
                 "reason": ...}. \
                 Latitudes are -90 to 90 and longitudes -360 to 360, in decimal degrees; negative values need no \
-                quoting. A bad value is reported on stderr, exit 2; a gazetteer that cannot be used, exit 1. \
+                quoting. A bad value is reported on stderr, exit 2; a gazetteer that cannot be used, a warning \
+                when an address file answers instead, else exit 1. --about reads the configuration only for \
+                [places] addresses, and prints what it can even when the configuration is bad. \
                 \(Agent.geoNamesCredit).
                 """
         )
@@ -63,7 +65,10 @@ extension Waymark.Geo {
         }
 
         func run() throws {
-            let configuration = try CommonOptions.parse(config.map { ["--config", $0] } ?? []).loadConfiguration()
+            let loading = { try CommonOptions.parse(config.map { ["--config", $0] } ?? []).loadConfiguration() }
+            // --about answers where the data comes from even with a configuration that does not load: it is what
+            // a person asks when something is wrong.
+            let configuration = about ? ((try? loading()) ?? Configuration()) : try loading()
             var addressIndex: AddressIndex?
             var addressProblem: GazetteerError?
             if let path = addresses ?? configuration.places.addressFileToOpen {
@@ -88,12 +93,16 @@ extension Waymark.Geo {
                 printError("waymark geo place: \(addressProblem); answering without street addresses")
             }
             let path = file ?? configuration.places.file
-            let gazetteer: Gazetteer
+            var gazetteer: Gazetteer?
             do {
                 gazetteer = try Agent.openGazetteer(path)
             } catch {
-                printError("waymark geo place: \(error)")
-                throw ExitCode(1)
+                // The agent names addresses without a gazetteer; so does this, when it has an address file.
+                guard addressIndex != nil else {
+                    printError("waymark geo place: \(error)")
+                    throw ExitCode(1)
+                }
+                printError("waymark geo place: \(error); answering with street addresses and sites only")
             }
             let (answer, problems) = Agent.place(
                 at: point,

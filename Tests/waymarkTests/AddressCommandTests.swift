@@ -61,6 +61,33 @@ import WaymarkTestSupport
         }
     }
 
+    @Test("geo place answers by address without a gazetteer, and --about with a bad configuration")
+    func withoutGazetteerOrConfiguration() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let opl = "n1 v1 dV c1 t2026-01-01T00:00:00Z i1 u Taddr:housenumber=1,addr:street=Kaivokatu x24.94 y60.17\n"
+        let file = try Self.addressFile(opl: opl, in: directory)
+        let missing = directory.appendingPathComponent("no-places.bin").path
+        let answered = try WaymarkBinary.run([
+            "geo", "place", "60.17", "24.9401", "--file", missing, "--addresses", file,
+        ])
+        #expect(answered.status == 0, "\(answered.stderr)")
+        #expect(answered.stdout.hasPrefix("Kaivokatu 1"), "\(answered.stdout)")
+        #expect(answered.stderr.contains("\(missing): ") && answered.stderr.contains("street addresses and sites only"))
+        // Neither file: exit 1 as before.
+        let neither = try WaymarkBinary.run(["geo", "place", "60.17", "24.9401", "--file", missing])
+        #expect(neither.status == 1)
+
+        let config = directory.appendingPathComponent("bad.toml").path
+        try "[places\n".write(toFile: config, atomically: true, encoding: .utf8)
+        let about = try WaymarkBinary.run(["geo", "place", "--about", "--config", config, "--addresses", file])
+        #expect(about.status == 0, "\(about.stderr)")
+        #expect(about.stdout.contains("GeoNames") && about.stdout.contains("© OpenStreetMap contributors, ODbL"))
+        // Without --about, the bad configuration is still an error.
+        let placed = try WaymarkBinary.run(["geo", "place", "60.17", "24.9401", "--config", config])
+        #expect(placed.status != 0)
+    }
+
     @Test("a damaged address file: a warning naming it, and the populated place")
     func damagedFile() throws {
         let places = try PlacesFixture.file.get()
