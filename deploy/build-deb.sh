@@ -89,6 +89,7 @@ if [ -n "${WAYMARK_ADDRESSES_EXTRACT:-}" ]; then
     "$binary" places build-addresses "$WAYMARK_ADDRESSES_EXTRACT" "$work/addresses.bin" >&2
     install -D -m 0644 "$work/addresses.bin" "$addresses/usr/share/waymark/addresses.bin"
     install -d -m 0755 "$addresses/usr/share/doc/waymark-addresses" "$addresses/DEBIAN"
+    install -m 0755 deploy/debian/addresses/postinst deploy/debian/addresses/postrm "$addresses/DEBIAN/"
     sed "s|@SOURCE@|$(basename "$WAYMARK_ADDRESSES_EXTRACT")|" deploy/debian/addresses/copyright.in \
         >"$addresses/usr/share/doc/waymark-addresses/copyright"
     chmod 0644 "$addresses/usr/share/doc/waymark-addresses/copyright"

@@ -4,7 +4,8 @@ import WaymarkSystem
 
 /// The files a valid configuration names that the agent reads at start, each read as the agent reads it
 /// (`waymark check-config`): the region file through ``RegionSource`` (every feature, the limits), the
-/// gazetteer of `[places]` through `Gazetteer.open(path:)` (its header, size and checksum), and the password,
+/// gazetteer of `[places]` through `Gazetteer.open(path:)` (its header, size and checksum), the address file
+/// through `AddressIndex.open(path:verifying:)` checked whole (more than the agent's start reads), the password,
 /// certificate-authority, certificate and key files of the enabled network sinks and of `[fleet]` (present and
 /// readable, as the sink opens them). A disabled feature's files are not read, as the agent does not read them.
 ///

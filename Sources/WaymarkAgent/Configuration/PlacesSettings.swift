@@ -40,7 +40,9 @@ extension PlacesSettings {
         section.read("file", .absolutePath, into: &file)
         section.read("max_distance", .number(in: 1...20_000_000, "metres"), into: &finder.maxDistance)
         section.read("site_radius", .number(in: 0...100_000, "metres"), into: &finder.siteRadius)
-        section.read("addresses", .absolutePath, into: &addresses)
+        // "" switches off the packaged file, installed or not.
+        section.read("addresses", .absolutePathOrNone, into: &addresses)
+        if addresses == "" { addresses = nil }
         section.read("address_radius", .number(in: 0...1_000, "metres"), into: &finder.addressRadius)
         section.read("street_radius", .number(in: 0...1_000, "metres"), into: &finder.streetRadius)
     }
