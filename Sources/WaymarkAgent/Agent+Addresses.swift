@@ -22,6 +22,8 @@ extension Agent {
         public var streetPieces: Int
         public var bytes: Int
         public var sourceDate: String
+        /// Address ways cut by the extract's border, placed at the mean of the nodes it has.
+        public var cutWays: Int
     }
 
     /// Builds the address file `output` from the OpenStreetMap PBF extract `extract`, recording the extract's
@@ -64,7 +66,8 @@ extension Agent {
             addresses: check.addressCount,
             streetPieces: check.streetPieceCount,
             bytes: file.count,
-            sourceDate: date ?? "unknown"
+            sourceDate: date ?? "unknown",
+            cutWays: builder.cutWays
         )
     }
 }

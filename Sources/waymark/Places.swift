@@ -76,6 +76,9 @@ extension Waymark.Places {
                 printError(
                     "waymark places build-addresses: \(output): \(built.addresses) addresses, "
                         + "\(built.streetPieces) street pieces, \(built.bytes) bytes; data of \(built.sourceDate)"
+                        + (built.cutWays > 0
+                            ? "; \(built.cutWays) address ways cut by the extract's border, each at the mean of "
+                                + "the nodes it has" : "")
                 )
             } catch {
                 printError("waymark places build-addresses: \(error)")

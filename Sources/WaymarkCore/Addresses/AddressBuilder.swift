@@ -19,6 +19,9 @@ public struct AddressBuilder {
     private var localities = LocalityNumbering()
     /// The newest timestamp of the elements read, seconds since 1970.
     public private(set) var newestTimestamp: Int64?
+    /// Of the addresses ``build(sourceName:sourceDate:)`` wrote, the ways cut by the extract's border: each
+    /// stands at the mean of its nodes the extract has.
+    public private(set) var cutWays = 0
 
     public init() {}
 
@@ -59,11 +62,13 @@ public struct AddressBuilder {
     public mutating func build(sourceName: String, sourceDate: String) throws(GazetteerError) -> [UInt8] {
         nodes.sortIfNeeded()
         var all = addresses
+        cutWays = 0
         for (address, refs) in addressWays {
-            guard let centre = nodes.point(inside: refs), abs(centre.0) <= 900_000_000 else { continue }
+            guard let centre = nodes.point(inside: refs), abs(centre.latitude) <= 900_000_000 else { continue }
             var placed = address
-            (placed.latitude, placed.longitude) = centre
+            (placed.latitude, placed.longitude) = (centre.latitude, centre.longitude)
             all.append(placed)
+            if centre.cut { cutWays += 1 }
         }
         var pieces: [StreetPiece] = []
         for street in streets {

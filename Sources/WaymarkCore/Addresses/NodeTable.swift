@@ -34,16 +34,26 @@ struct NodeTable {
         return (latitudes[lo], longitudes[lo])
     }
 
-    /// The point of the closed ring `refs` (1e-7 degree) that stands for it: ``RingPoint``. Nil when a node is
-    /// missing (a way cut at the extract's border).
-    func point(inside refs: [Int64]) -> (Int32, Int32)? {
+    /// The point of the closed ring `refs` (1e-7 degree) that stands for it: ``RingPoint``; for a ring cut by
+    /// the extract's border (`cut`), the mean of the corners the extract has, since its shape is unknown. Nil
+    /// when the extract has none of them.
+    func point(inside refs: [Int64]) -> (latitude: Int32, longitude: Int32, cut: Bool)? {
         var corners: [(x: Double, y: Double)] = []
         corners.reserveCapacity(refs.count)
         for ref in refs {
-            guard let (latitude, longitude) = coordinate(of: ref) else { return nil }
+            guard let (latitude, longitude) = coordinate(of: ref) else { continue }
             corners.append((Double(longitude), Double(latitude)))
         }
-        let (x, y) = RingPoint.point(inside: corners)
-        return (Int32(y.rounded()), Int32(x.rounded()))
+        if corners.count == refs.count {
+            let (x, y) = RingPoint.point(inside: corners)
+            return (Int32(y.rounded()), Int32(x.rounded()), false)
+        }
+        // The ring's last corner is its first: counted once, when the extract has it.
+        if refs.count > 1, coordinate(of: refs[refs.count - 1]) != nil { corners.removeLast() }
+        guard !corners.isEmpty else { return nil }
+        let count = Double(corners.count)
+        let x = corners.reduce(0) { $0 + $1.x } / count
+        let y = corners.reduce(0) { $0 + $1.y } / count
+        return (Int32(y.rounded()), Int32(x.rounded()), true)
     }
 }

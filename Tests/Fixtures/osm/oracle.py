@@ -129,8 +129,15 @@ def main():
     addresses = [("n%d" % i, nodes[i]) for i, tags in tagged_nodes if address_of(tags)]
     segments = []
     for ident, tags, refs in ways:
-        if address_of(tags) and len(refs) >= 4 and refs[0] == refs[-1] and all(r in nodes for r in refs):
-            addresses.append(("w%d" % ident, surface_point([nodes[r] for r in refs])))
+        if address_of(tags) and len(refs) >= 4 and refs[0] == refs[-1]:
+            if all(r in nodes for r in refs):
+                addresses.append(("w%d" % ident, surface_point([nodes[r] for r in refs])))
+            elif any(r in nodes for r in refs[:-1]):
+                # Cut by the extract's border: the mean of the corners it has, in 1e-7 degree, rounded.
+                present = [nodes[r] for r in refs[:-1] if r in nodes]
+                lat = round(sum(round(p[0] * 1e7) for p in present) / len(present)) / 1e7
+                lon = round(sum(round(p[1] * 1e7) for p in present) / len(present)) / 1e7
+                addresses.append(("w%d" % ident, (lat, lon)))
         if "highway" in tags and tags.get("name", "") != "" and len(refs) >= 2:
             previous = None
             for ref in refs:
