@@ -31,12 +31,29 @@ public struct PostalAddress: Hashable, Sendable {
         self.distance = distance
     }
 
-    /// For a person, street then number as across most of OpenStreetMap's Europe: `Kaivokatu 1, 00100 Helsinki`,
-    /// `Kaivokatu, Helsinki`.
-    public var description: String {
+    /// For a person, in the order of the address's own ``country``: ``description(country:)``.
+    public var description: String { description(country: country) }
+
+    /// For a person, in the order of `country` (ISO 3166-1 alpha-2; the address's own, else the populated
+    /// place's): street then number, postcode then city, as across most of Europe (`Kaivokatu 1, 00100
+    /// Helsinki`); the number first in ``numberFirst`` (`1 Rue de Rivoli, 75001 Paris`), and the postcode
+    /// after the city in ``postcodeLast`` (`1 Infinite Loop, Cupertino 95014`).
+    public func description(country: String?) -> String {
+        let code = country?.uppercased() ?? ""
         var line = street
-        if let houseNumber { line += " \(houseNumber)" }
-        let locality = [postcode, city].compactMap { $0 }.joined(separator: " ")
+        if let houseNumber {
+            line = Self.numberFirst.contains(code) ? "\(houseNumber) \(street)" : "\(street) \(houseNumber)"
+        }
+        let parts = Self.postcodeLast.contains(code) ? [city, postcode] : [postcode, city]
+        let locality = parts.compactMap { $0 }.joined(separator: " ")
         return locality.isEmpty ? line : "\(line), \(locality)"
     }
+
+    /// Countries whose addresses put the house number before the street: the English-speaking ones, France
+    /// with its overseas departments (codes of their own), and Luxembourg.
+    public static let numberFirst: Set<String> = [
+        "US", "GB", "IE", "CA", "AU", "NZ", "FR", "GP", "MQ", "GF", "RE", "YT", "LU",
+    ]
+    /// Countries whose addresses put the postcode after the city.
+    public static let postcodeLast: Set<String> = ["US", "GB", "IE", "CA", "AU", "NZ"]
 }

@@ -47,7 +47,7 @@ public struct Place: Hashable, Sendable {
     /// zone of the nearest populated place `near`.
     public init(address: PostalAddress, near: Place?) {
         self.init(
-            name: address.description,
+            name: address.description(country: address.country ?? near?.country),
             country: address.country ?? near?.country,
             admin1: near?.admin1,
             timezone: near?.timezone,
@@ -58,7 +58,7 @@ public struct Place: Hashable, Sendable {
 
     /// For a person: `Kaivokatu 1, 00100 Helsinki`, `Kaivokatu, Helsinki`, `at Depot North`, `200 m from Depot North`, `in Kelheim, DE`, `3.2 km NE of Kelheim, DE`.
     public var description: String {
-        if let address { return address.description }
+        if let address { return address.description(country: country) }
         if site != nil {
             return distance <= 0 ? "at \(name)" : "\(Self.length(distance)) from \(name)"
         }
