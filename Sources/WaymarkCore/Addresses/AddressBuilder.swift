@@ -4,8 +4,8 @@ import WaymarkFormats
 ///
 /// Addresses are nodes, and closed ways, with `addr:housenumber` and `addr:street` (or `addr:place`), with
 /// `addr:postcode`, `addr:city` and `addr:country` where tagged; a way stands at its centroid, or at a point
-/// inside it where the centroid is not (``RingPoint``). Streets are the ways with `highway` and
-/// `name`, their segments cut into pieces of at most ``AddressLayout/maximumPieceLength``, each with the
+/// inside it where the centroid is not (``RingPoint``). Streets are the ways with `highway` (but
+/// ``notStreets``) and `name`, their segments cut into pieces of at most ``AddressLayout/maximumPieceLength``, each with the
 /// locality of the nearest address on a street of that name (``StreetLocalities``). Relations
 /// (multipolygon buildings) are not read. Pure: blocks in, the file's bytes out.
 ///
@@ -45,7 +45,9 @@ public struct AddressBuilder {
                 address.object = UInt64(bitPattern: way.id) &* 2 + 1
                 addressWays.append((address, way.refs))
             }
-            if block.value(of: Self.highway, in: way.tags) != nil, let name = block.value(of: Self.name, in: way.tags),
+            if let highway = block.value(of: Self.highway, in: way.tags),
+                !Self.notStreets.contains(where: { $0.elementsEqual(highway) }),
+                let name = block.value(of: Self.name, in: way.tags),
                 !name.isEmpty, way.refs.count >= 2
             {
                 streets.append((strings.index(of: name), way.refs))
@@ -124,6 +126,8 @@ public struct AddressBuilder {
     }
 
     private static let highway = Array("highway".utf8)
+    /// `highway` values that are no street a vehicle is on: roads not built yet, and railway platforms.
+    static let notStreets = ["proposed", "construction", "platform"].map { Array($0.utf8) }
     private static let name = Array("name".utf8)
     private static let houseNumber = Array("addr:housenumber".utf8)
     private static let street = Array("addr:street".utf8)

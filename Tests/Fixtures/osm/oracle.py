@@ -138,7 +138,7 @@ def main():
                 lat = round(sum(round(p[0] * 1e7) for p in present) / len(present)) / 1e7
                 lon = round(sum(round(p[1] * 1e7) for p in present) / len(present)) / 1e7
                 addresses.append(("w%d" % ident, (lat, lon)))
-        if "highway" in tags and tags.get("name", "") != "" and len(refs) >= 2:
+        if tags.get("highway") not in (None, "proposed", "construction", "platform") and tags.get("name", "") != "" and len(refs) >= 2:
             previous = None
             for ref in refs:
                 point = nodes.get(ref)

@@ -1,9 +1,9 @@
 import Foundation
 import Testing
-import WaymarkFormats
 import WaymarkTestSupport
 
 @testable import WaymarkCore
+@testable import WaymarkFormats
 
 /// The address file built from the Helsinki extract by Core's builder over Waymark's PBF reader: what it
 /// records, the order of names in `PlaceFinder`, and every damaged file or extract refused with what and where.
@@ -95,6 +95,26 @@ import WaymarkTestSupport
             if city != nil { named += 1 }
         }
         #expect(named > 100)
+    }
+
+    @Test("a highway not built yet, or a platform, is no street", arguments: ["proposed", "construction", "platform"])
+    func notStreets(highway: String) throws {
+        var block = PBFBlock()
+        block.strings = ["", "highway", "name", "residential", highway, "Built Street", "Other Street"].map {
+            Array($0.utf8)[...]
+        }
+        block.nodes = (1...4).map {
+            PBFNode(id: Int64($0), latitude: 601_700_000 + Int32($0) * 1000, longitude: 249_400_000, tags: [])
+        }
+        block.ways = [
+            PBFWay(id: 1, refs: [1, 2], tags: [1, 3, 2, 5]),
+            PBFWay(id: 2, refs: [3, 4], tags: [1, 4, 2, 6]),
+        ]
+        var builder = AddressBuilder()
+        builder.add(block)
+        let index = try AddressIndex(copying: try builder.build(sourceName: "t", sourceDate: ""), file: "t")
+        #expect(index.streetPieceCount == 1)
+        #expect(index.streetName(ofPiece: 0) == "Built Street")
     }
 
     @Test(
