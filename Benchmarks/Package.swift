@@ -105,5 +105,17 @@ let package = Package(
                 .plugin(name: "BenchmarkPlugin", package: "benchmark")
             ]
         ),
+        .executableTarget(
+            name: "AddressesBenchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "WaymarkCore", package: "Waymark"),
+                .product(name: "WaymarkStore", package: "Waymark"),
+            ],
+            path: "Benchmarks/AddressesBenchmarks",
+            plugins: [
+                .plugin(name: "BenchmarkPlugin", package: "benchmark")
+            ]
+        ),
     ]
 )

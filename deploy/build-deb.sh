@@ -6,6 +6,9 @@
 #   .build-release/waymark-places_VERSION_all.deb the gazetteer that names places offline (scripts/build-places.sh:
 #                                                GeoNames, CC BY 4.0), the same file on every architecture;
 #                                                waymark recommends it, so apt installs both
+#   .build-release/waymark-addresses_VERSION_all.deb with WAYMARK_ADDRESSES_EXTRACT=FILE.osm.pbf only: the street
+#                                                addresses of that OpenStreetMap extract (waymark places
+#                                                build-addresses: © OpenStreetMap contributors, ODbL 1.0)
 #   deploy/build-deb.sh && sudo apt install ./.build-release/waymark*.deb
 # Needs dpkg-dev (dpkg-shlibdeps) and python3 (the manual page); scripts/install-deps.sh --package installs them.
 set -euo pipefail
@@ -80,3 +83,17 @@ install -D -m 0644 deploy/debian/places/copyright "$places/usr/share/doc/waymark
 install -m 0644 "$work/changelog.gz" "$places/usr/share/doc/waymark-places/changelog.gz"
 install -d -m 0755 "$places/DEBIAN"
 package "$places" deploy/debian/places/control.in
+
+# waymark-addresses, for a fleet's region only: the address file of the extract WAYMARK_ADDRESSES_EXTRACT names.
+if [ -n "${WAYMARK_ADDRESSES_EXTRACT:-}" ]; then
+    addresses="$work/waymark-addresses"
+    "$binary" places build-addresses "$WAYMARK_ADDRESSES_EXTRACT" "$work/addresses.bin" >&2
+    install -D -m 0644 "$work/addresses.bin" "$addresses/usr/share/waymark/addresses.bin"
+    install -d -m 0755 "$addresses/usr/share/doc/waymark-addresses" "$addresses/DEBIAN"
+    install -m 0755 deploy/debian/addresses/postinst deploy/debian/addresses/postrm "$addresses/DEBIAN/"
+    sed "s|@SOURCE@|$(basename "$WAYMARK_ADDRESSES_EXTRACT")|" deploy/debian/addresses/copyright.in \
+        >"$addresses/usr/share/doc/waymark-addresses/copyright"
+    chmod 0644 "$addresses/usr/share/doc/waymark-addresses/copyright"
+    install -m 0644 "$work/changelog.gz" "$addresses/usr/share/doc/waymark-addresses/changelog.gz"
+    package "$addresses" deploy/debian/addresses/control.in
+fi

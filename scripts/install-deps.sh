@@ -18,10 +18,10 @@ packages=(libgps-dev gpsd gpsd-clients python3-gps socat time libsqlite3-dev sql
 # uuid-dev, with the libcurl and libmosquitto headers above) as the consumer behind it; the beacons' tests a D-Bus
 # bus with a BlueZ stand-in (dbus, python3-dbusmock) and btmon as the btsnoop oracle (bluez); the power-cut suite
 # builds LazyFS (Tests/Tools/lazyfs: cmake g++ libfuse3-dev libspdlog-dev libfmt-dev libtoml11-dev) and mounts it
-# (fuse3).
+# (fuse3); the address file's oracle reads the OpenStreetMap extracts with osmium-tool, not with Waymark's reader.
 [ "${1:-}" = "--tests" ] && packages+=(faketime dpkg-dev lintian man-db strace prometheus-node-exporter python3-prometheus-client
     mosquitto mosquitto-clients openssl gcc make pkg-config liblmdb-dev libconfig-dev uuid-dev dbus python3-dbusmock bluez
-    cmake g++ libfuse3-dev fuse3 libspdlog-dev libfmt-dev libtoml11-dev)
+    cmake g++ libfuse3-dev fuse3 libspdlog-dev libfmt-dev libtoml11-dev osmium-tool)
 missing=()
 for package in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")

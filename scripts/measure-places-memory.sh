@@ -2,8 +2,9 @@
 # What [places] costs the running agent: anonymous and file-backed RSS of `waymark run` (connecting to a
 # gpsd that is not there, so it only retries) and of `waymark replay --speed 60` of the Regensburg drive
 # with pause_after = "30s" (its trips and pauses named, 26 minutes in 26 s), with places on and off.
-# /proc/PID/smaps_rollup is read ROUNDS times (default 3) per case; the medians are printed, in kB.
-#   scripts/measure-places-memory.sh [ROUNDS]
+# /proc/PID/smaps_rollup is read ROUNDS times (default 3) per case; the medians are printed, in kB. With
+# ADDRESSES=FILE, a third case: places on with [places] addresses = FILE (an address file).
+#   [ADDRESSES=FILE] scripts/measure-places-memory.sh [ROUNDS]
 # Needs .build-release/waymark (scripts/build-release.sh) and builds the gazetteer into .build/places.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -15,7 +16,10 @@ places=.build/places/places.bin
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
-for enabled in true false; do
+cases="false true"
+[ -z "${ADDRESSES:-}" ] || cases="$cases addresses"
+for enabled in $cases; do
+    on=$([ "$enabled" = false ] && echo false || echo true)
     cat > "$work/$enabled.toml" <<TOML
 [agent]
 state_dir = "$work/state-$enabled"
@@ -26,9 +30,10 @@ port = $port
 [activity]
 pause_after = "30s"
 [places]
-enabled = $enabled
+enabled = $on
 file = "$(pwd)/$places"
 TOML
+    [ "$enabled" != addresses ] || echo "addresses = \"$(realpath "$ADDRESSES")\"" >> "$work/$enabled.toml"
 done
 # Prints "anonymous rss" (kB) of PID after SECONDS.
 sample() {
@@ -37,7 +42,7 @@ sample() {
 }
 median() { sort -n | awk '{v[NR]=$1} END {print v[int((NR+1)/2)]}'; }
 for mode in run replay; do
-    for enabled in false true; do
+    for enabled in $cases; do
         : > "$work/anon" ; : > "$work/rss"
         for _ in $(seq "$rounds"); do
             if [ "$mode" = run ]; then

@@ -23,8 +23,9 @@ extension Agent {
     }
 
     /// Checks the configuration file at `path` and every file it names that the agent reads at start, each
-    /// read as the agent reads it (`waymark check-config`): the region file, the gazetteer of `[places]`, the
-    /// password and certificate files of the enabled network sinks.
+    /// read as the agent reads it (`waymark check-config`): the region file, the gazetteer and the address file
+    /// of `[places]` (the latter whole, where the agent's start checks its bounds), the password and certificate
+    /// files of the enabled network sinks.
     ///
     /// - Returns: notes for a person that are no problem (the optional gazetteer package not installed).
     /// - Throws: ``ConfigurationError`` with every problem of the file; once its keys are valid, every problem of

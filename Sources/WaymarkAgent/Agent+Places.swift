@@ -13,12 +13,15 @@ extension Agent {
     }
 
     /// Where `coordinate` is (`waymark geo place`): the sites of `[regions] file` when `configuration` has one
-    /// (with `[places] site_radius`), then the nearest place of `gazetteer` within `[places] max_distance`.
+    /// (with `[places] site_radius`), then the nearest address and street of `addresses` (within
+    /// `address_radius`, `street_radius`), then the nearest place of `gazetteer`, when there is one, within
+    /// `[places] max_distance`.
     ///
     /// - Returns: the answer, and one line per problem with the region file (its sites are then left out).
     public static func place(
         at coordinate: Coordinate,
-        gazetteer: Gazetteer,
+        gazetteer: Gazetteer?,
+        addresses: AddressIndex? = nil,
         configuration: Configuration
     ) -> (PlaceLookup, problems: [String]) {
         var sites: RegionIndex?
@@ -29,7 +32,11 @@ extension Agent {
             case .failure(let failure): problems = failure.lines + ["\(file) rejected; its sites are left out"]
             }
         }
-        let finder = PlaceFinder(gazetteer: gazetteer, settings: configuration.places.finder)
+        let finder = PlaceFinder(
+            gazetteer: gazetteer,
+            addresses: addresses,
+            settings: configuration.places.finder
+        )
         return (finder.lookup(coordinate, sites: sites), problems)
     }
 

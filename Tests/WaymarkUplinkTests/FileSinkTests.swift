@@ -221,6 +221,22 @@ import WaymarkTestSupport
         }
         #expect(total <= 4 * 1024)
     }
+
+    @Test("a trip's track description names its ends by their addresses, as the events do")
+    func tripDescriptionKeepsAddresses() throws {
+        let text = """
+            {"type":"trip","seq":9,"time":"2025-11-21T00:10:00.000Z","start_place":{"name":"Kaivokatu 1, 00100 \
+            Helsinki","country":"FI","timezone":"Europe/Helsinki","distance":3.2,"address":{"house_number":"1",\
+            "street":"Kaivokatu","postcode":"00100","city":"Helsinki","distance":3.2}},"end_place":{"name":\
+            "Kaivokatu, Helsinki","country":"FI","distance":41.5,"address":{"street":"Kaivokatu","city":"Helsinki",\
+            "distance":41.5}}}
+            """
+        let trip = try EventLine(Array(text.utf8))
+        #expect(trip.place("start_place")?.address?.houseNumber == "1")
+        #expect(
+            FileSink.placesDescription(trip) == "From Kaivokatu 1, 00100 Helsinki to Kaivokatu, Helsinki."
+        )
+    }
 }
 
 extension FileSink {

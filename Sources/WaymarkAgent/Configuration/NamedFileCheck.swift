@@ -4,7 +4,8 @@ import WaymarkSystem
 
 /// The files a valid configuration names that the agent reads at start, each read as the agent reads it
 /// (`waymark check-config`): the region file through ``RegionSource`` (every feature, the limits), the
-/// gazetteer of `[places]` through `Gazetteer.open(path:)` (its header, size and checksum), and the password,
+/// gazetteer of `[places]` through `Gazetteer.open(path:)` (its header, size and checksum), the address file
+/// through `AddressIndex.open(path:verifying:)` checked whole (more than the agent's start reads), the password,
 /// certificate-authority, certificate and key files of the enabled network sinks and of `[fleet]` (present and
 /// readable, as the sink opens them). A disabled feature's files are not read, as the agent does not read them.
 ///
@@ -49,11 +50,24 @@ struct NamedFileCheck {
         return issues
     }
 
-    /// The gazetteer's problem, if `[places]` is enabled. The default file missing is a note, not a problem: it
+    /// The problems of the gazetteer and of the address file, if `[places]` is enabled. The default file missing is a note, not a problem: it
     /// comes with the optional `waymark-places` package, and without it the agent names only the sites.
     private func checkPlaces(into issues: inout [ConfigurationIssue], notes: inout [String]) {
         let settings = configuration.places
         guard settings.enabled else { return }
+        if let path = settings.addressFileToOpen {
+            do {
+                _ = try AddressIndex.open(path: path, verifying: .whole)
+            } catch {
+                issues.append(
+                    issue(
+                        "places",
+                        "addresses",
+                        message: "\(error); until then the agent would run without street addresses"
+                    )
+                )
+            }
+        }
         do {
             _ = try Gazetteer.open(path: settings.file)
         } catch {

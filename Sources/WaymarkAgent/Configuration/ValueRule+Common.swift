@@ -57,6 +57,13 @@ extension ValueRule where Value == String {
         }
     }
 
+    /// An absolute path, or `""` for none (a setting whose default is a file, switched off).
+    static var absolutePathOrNone: ValueRule {
+        string("an absolute path, starting with \"/\", or \"\" for none") { path in
+            path.isEmpty || (path.hasPrefix("/") && !path.utf8.contains(0))
+        }
+    }
+
     /// A name that is safe in file names, log lines and URLs: 1 to 64 ASCII letters, digits, `.`, `_`, `-`, `:`.
     static var identifier: ValueRule {
         string("1 to 64 characters, each a letter, a digit, \".\", \"_\", \"-\" or \":\"") { name in

@@ -18,13 +18,8 @@ struct RegionSource: Sendable {
         var digest = FleetDigests.regions([], beacons: [])
     }
 
-    /// What identifies a version of the file: a change of any of these is a new version.
-    struct Version: Equatable, Sendable {
-        var device: UInt64
-        var inode: UInt64
-        var size: Int64
-        var modified: Int64
-    }
+    /// What identifies a version of the file: a change of any of its fields is a new version.
+    typealias Version = FileVersion
 
     let path: String
     let limits: RegionLimits
@@ -95,18 +90,10 @@ struct RegionSource: Sendable {
 
     /// The file's current version, or the system's reason it cannot be read ("No such file or directory").
     func version() -> Result<Version, Unreadable> {
-        var status = stat()
-        guard stat(path, &status) == 0 else {
+        guard let version = FileVersion.of(path) else {
             return .failure(Unreadable(reason: SystemError.reason(errno), missing: errno == ENOENT))
         }
-        return .success(
-            Version(
-                device: UInt64(status.st_dev),
-                inode: UInt64(status.st_ino),
-                size: Int64(status.st_size),
-                modified: Int64(status.st_mtim.tv_sec) * 1_000_000_000 + Int64(status.st_mtim.tv_nsec)
-            )
-        )
+        return .success(version)
     }
 
     /// Why the file cannot be read.

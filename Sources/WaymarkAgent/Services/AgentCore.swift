@@ -2,6 +2,7 @@ import Logging
 import WaymarkCore
 import WaymarkGPSD
 import WaymarkStore
+import WaymarkSystem
 
 /// What live and replay share: the pipeline, event numbering, the deferral windows, the spool, delivery,
 /// and an operator-readable log line for every error and status change (and, at debug level, for every fix
@@ -27,6 +28,9 @@ struct AgentCore {
     /// What names the places of `pause` and `trip` events; nil with `[places] enabled = false`.
     private(set) var places: PlaceFinder?
     private var placesSettings: PlacesSettings
+    /// The address file's version when it was opened: installed, replaced or rewritten since, it is opened
+    /// again at the next reload, as its path's change would.
+    private var addressFileVersion: FileVersion?
     /// The beacon regions and the ranged beacons; nil with `[beacons] enabled = false` (and in a replay without a
     /// Bluetooth capture).
     var beacons: BeaconMonitor?
@@ -85,6 +89,7 @@ struct AgentCore {
         configDigest = configuration.fleet.enabled ? FleetDigests.configuration(configuration) : ""
         self.health = health.map(HealthMonitor.init(settings:))
         placesSettings = configuration.places
+        addressFileVersion = configuration.places.addressFileToOpen.flatMap(FileVersion.of)
         places = PlacesSource.finder(configuration.places, logger: logger)
         if beacons ?? configuration.beacons.enabled {
             // Not scanning until the source says so: silence before the first scan window exits nothing.
@@ -163,10 +168,15 @@ struct AgentCore {
         applyDeferral(configuration.deferred, wallClock: wallClock, now: now)
     }
 
-    /// Applies `[places]`: the gazetteer is opened again only when `enabled` or `file` changed.
+    /// Applies `[places]`: the files are opened again only when `enabled`, `file` or `addresses` changed, or
+    /// the address file did (the package installed after the start, a new file moved into place).
     private mutating func applyPlaces(_ settings: PlacesSettings) {
         defer { placesSettings = settings }
-        if settings.enabled != placesSettings.enabled || settings.file != placesSettings.file {
+        let addressVersion = settings.addressFileToOpen.flatMap(FileVersion.of)
+        if settings.enabled != placesSettings.enabled || settings.file != placesSettings.file
+            || settings.addresses != placesSettings.addresses || addressVersion != addressFileVersion
+        {
+            addressFileVersion = addressVersion
             places = PlacesSource.finder(settings, logger: logger)
         } else {
             places?.settings = settings.finder

@@ -194,7 +194,8 @@ extension JSONObjectWriter {
     ]
 
     /// A place as an object: `name`, `site` (a site's region id), `country`, `admin1`, `timezone`, `geonameid`,
-    /// `distance` (metres, to the millimetre) and `bearing` (degrees from the place, to 0.1°), what is known.
+    /// `distance` (metres, to the millimetre), `bearing` (degrees from the place, to 0.1°) and `address` (an
+    /// address or street's fields), what is known.
     fileprivate mutating func place(_ key: StaticString, _ place: Place?) {
         guard let place else { return }
         object(key) { writer in
@@ -206,6 +207,7 @@ extension JSONObjectWriter {
             if let id = place.geonameID { writer.integer("geonameid", Int64(id)) }
             writer.number("distance", Self.rounded(place.distance, places: 3))
             writer.number("bearing", place.bearing.map { Self.rounded($0, places: 1) })
+            writer.address("address", place.address)
         }
     }
 

@@ -8,7 +8,7 @@
 ///
 /// Immutable; safe to share between threads as long as the bytes stay mapped: the gazetteer keeps `owner`,
 /// whose lifetime is that of the mapping.
-public struct Gazetteer: @unchecked Sendable {
+public struct Gazetteer: MappedIndex, @unchecked Sendable {
     let bytes: UnsafeRawBufferPointer
     let layout: GazetteerLayout
     private let owner: (any AnyObject & Sendable)?
@@ -32,12 +32,6 @@ public struct Gazetteer: @unchecked Sendable {
         self.bytes = bytes
         self.owner = owner
         try checkStructure(file: file)
-    }
-
-    /// A gazetteer over a copy of `bytes` (tests, and tools that hold the file in memory).
-    public init(copying bytes: [UInt8], file: String) throws(GazetteerError) {
-        let storage = AlignedBytes(bytes)
-        try self.init(bytes: storage.buffer, owner: storage, file: file)
     }
 
     /// The place at `index` (0 ..< ``count``), in the file's (the tree's) order.
@@ -127,7 +121,7 @@ public struct GazetteerEntry: Hashable, Sendable {
 }
 
 /// Bytes at an 8-byte aligned address, freed with their owner.
-private final class AlignedBytes: Sendable {
+final class AlignedBytes: Sendable {
     nonisolated(unsafe) private let memory: UnsafeMutableRawBufferPointer
     let count: Int
 

@@ -83,11 +83,7 @@ public enum GazetteerBuilder {
         file.append(UInt64(layout.fileSize))
         file.append(UInt64(0))  // the checksum, below
         file.append(UInt64(0))
-        for place in places {
-            file.append(place.position.x.bitPattern)
-            file.append(place.position.y.bitPattern)
-            file.append(place.position.z.bitPattern)
-        }
+        for place in places { file.append(place.position) }
         for place in places {
             file.append(UInt32(bitPattern: place.latitude))
             file.append(UInt32(bitPattern: place.longitude))
@@ -102,11 +98,9 @@ public enum GazetteerBuilder {
         file.append(pool)
         file.pad(to: layout.fileSize)
         precondition(file.bytes.count == layout.fileSize, "the layout and the writer disagree")
-        let checksum = file.bytes.withUnsafeBytes {
-            GazetteerChecksum.of($0, from: GazetteerLayout.headerSize, to: layout.fileSize)
-        }
-        file.replace(at: 48, with: checksum)
-        return file.bytes
+        var bytes = file.bytes
+        MappedIndexHeader.seal(&bytes)
+        return bytes
     }
 
     /// Calls `body` with each line of `bytes`, without its `\n` (or `\r\n`).
@@ -127,7 +121,7 @@ public enum GazetteerBuilder {
 }
 
 /// Little-endian bytes, appended.
-private struct ByteWriter {
+struct ByteWriter {
     private(set) var bytes: [UInt8]
 
     init(capacity: Int) {
@@ -142,8 +136,4 @@ private struct ByteWriter {
     mutating func append(_ values: [UInt8]) { bytes += values }
 
     mutating func pad(to size: Int) { bytes += repeatElement(0, count: size - bytes.count) }
-
-    mutating func replace(at offset: Int, with value: UInt64) {
-        withUnsafeBytes(of: value.littleEndian) { bytes.replaceSubrange(offset..<offset + 8, with: $0) }
-    }
 }

@@ -21,7 +21,13 @@
 struct GazetteerLayout: Hashable, Sendable {
     static let magic: [UInt8] = Array("WMPLACES".utf8)
     static let version: UInt32 = 1
-    static let headerSize = 64
+    static let headerSize = MappedIndexHeader.size
+    static let kind = MappedIndexHeader.Kind(
+        magic: magic,
+        version: version,
+        name: "a Waymark gazetteer",
+        rebuild: "rebuild it with scripts/build-places.sh"
+    )
     /// A UInt8 index: at most 255 countries; UInt16 for admin1 codes and zones.
     static let maximumCountries = 255
     static let maximumCodes = 65_535

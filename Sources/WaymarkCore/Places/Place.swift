@@ -18,6 +18,8 @@ public struct Place: Hashable, Sendable {
     /// Degrees clockwise from true north, 0 ..< 360, of the geodesic from the place to the position; nil for a
     /// site, and at the place itself.
     public var bearing: Double?
+    /// The street address or the street, when the position is near one of the address file's.
+    public var address: PostalAddress?
 
     public init(
         name: String,
@@ -27,7 +29,8 @@ public struct Place: Hashable, Sendable {
         admin1: String? = nil,
         timezone: String? = nil,
         distance: Double,
-        bearing: Double? = nil
+        bearing: Double? = nil,
+        address: PostalAddress? = nil
     ) {
         self.name = name
         self.site = site
@@ -37,10 +40,25 @@ public struct Place: Hashable, Sendable {
         self.timezone = timezone
         self.distance = distance
         self.bearing = bearing
+        self.address = address
     }
 
-    /// For a person: `at Depot North`, `200 m from Depot North`, `in Kelheim, DE`, `3.2 km NE of Kelheim, DE`.
+    /// The place of `address`, with the country (unless the address has its own), the admin1 code and the time
+    /// zone of the nearest populated place `near`.
+    public init(address: PostalAddress, near: Place?) {
+        self.init(
+            name: address.description(country: address.country ?? near?.country),
+            country: address.country ?? near?.country,
+            admin1: near?.admin1,
+            timezone: near?.timezone,
+            distance: address.distance,
+            address: address
+        )
+    }
+
+    /// For a person: `Kaivokatu 1, 00100 Helsinki`, `Kaivokatu, Helsinki`, `at Depot North`, `200 m from Depot North`, `in Kelheim, DE`, `3.2 km NE of Kelheim, DE`.
     public var description: String {
+        if let address { return address.description(country: country) }
         if site != nil {
             return distance <= 0 ? "at \(name)" : "\(Self.length(distance)) from \(name)"
         }

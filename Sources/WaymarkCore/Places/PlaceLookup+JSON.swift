@@ -6,7 +6,9 @@ extension PlaceLookup {
     /// A gazetteer place: `geonameid`, `name`, `country`, `admin1`, `timezone`, `distance` (metres, to the
     /// millimetre), `bearing` (degrees from the place to the point, to 1e-6°; absent at the place itself) and
     /// `description` (`3.2 km NE of Kelheim, DE`). A site: `site` (the region's id), `name`, `distance` from
-    /// its boundary (0 inside) and `description`. No place: `{"place":null,"reason":…}`.
+    /// its boundary (0 inside) and `description`. An address or a street: `address` too (``PostalAddress``:
+    /// `house_number`, `street`, `postcode`, `city`, `country`, `distance`), with `name` and `description` the
+    /// address for a person, and `country`, `admin1` and `timezone` of the nearest populated place. No place: `{"place":null,"reason":…}`.
     public var json: String {
         var buffer: [UInt8] = []
         JSONObjectWriter.write(into: &buffer) { writer in
@@ -21,6 +23,7 @@ extension PlaceLookup {
                 writer.number("distance", JSONObjectWriter.rounded(place.distance, places: 3))
                 writer.number("bearing", place.bearing.map { JSONObjectWriter.rounded($0, places: 6) })
                 writer.string("description", place.description)
+                writer.address("address", place.address)
             case .tooFar, .none:
                 writer.null("place")
                 writer.string("reason", reason)

@@ -12,7 +12,22 @@ extension EventLine {
             admin1: string(key + ".admin1"),
             timezone: string(key + ".timezone"),
             distance: distance,
-            bearing: number(key + ".bearing")
+            bearing: number(key + ".bearing"),
+            address: address(key + ".address")
+        )
+    }
+
+    /// The street address object `key` holds (a place's `address`); nil when absent, so that a place named by
+    /// its address is described by it again (`Kaivokatu 1, 00100 Helsinki`), not as a populated place.
+    func address(_ key: String) -> PostalAddress? {
+        guard let street = string(key + ".street"), let distance = number(key + ".distance") else { return nil }
+        return PostalAddress(
+            houseNumber: string(key + ".house_number"),
+            street: street,
+            postcode: string(key + ".postcode"),
+            city: string(key + ".city"),
+            country: string(key + ".country"),
+            distance: distance
         )
     }
 

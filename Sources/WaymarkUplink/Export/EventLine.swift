@@ -5,8 +5,9 @@ import WaymarkFormats
 ///
 /// `type`, `seq` and `time` are checked and typed; the other members are kept as they are, numbers as
 /// `Double`, for ``number(_:)``, ``string(_:)`` and ``boolean(_:)``. The scalar members of a nested object are
-/// kept under the object's key and theirs (a trip's `start_place.name`); nested arrays (a trip's
-/// `regions_entered`) and deeper objects are checked and skipped. Keys the reader does not know are kept like any other: a
+/// kept under the object's key and theirs (a trip's `start_place.name`), and so are those of an object within
+/// it (`start_place.address.street`); nested arrays (a trip's `regions_entered`) and objects deeper still are
+/// checked and skipped. Keys the reader does not know are kept like any other: a
 /// consumer ignores what it does not use.
 ///
 /// Decoding is pure and allocates only the member list and the strings; an exporter decodes millions of lines.
@@ -126,11 +127,13 @@ public struct EventLine: Hashable, Sendable {
         self.members = members
     }
 
-    /// Keeps the scalar members of the object `key` starts as `key.member`; skips its arrays and objects.
+    /// Keeps the scalar members of the object `key` starts as `key.member`, and those of its objects as
+    /// `key.member.inner` while `depth` (the levels below the line) is 1; skips its arrays and deeper objects.
     private static func readMembers(
         of key: String,
         from reader: inout JSONReader,
-        into members: inout [Member]
+        into members: inout [Member],
+        depth: Int = 1
     ) throws(JSONReaderError) {
         try reader.beginObject()
         while let member = try reader.nextKey() {
@@ -142,6 +145,7 @@ public struct EventLine: Hashable, Sendable {
             case .null:
                 try reader.readNull()
                 members.append(Member(key: name, value: .null))
+            case .object where depth == 1: try readMembers(of: name, from: &reader, into: &members, depth: 2)
             case .array, .object: try reader.skipValue()
             }
         }
