@@ -20,6 +20,13 @@ if [ -n "$warnings" ]; then
 fi
 status=0
 swift test --skip-build "$@" || status=$?
+# Every reader under libFuzzer and AddressSanitizer for a short while (docs/development.md, "Fuzzing"): a crash, a
+# hang or a broken round trip fails the run. After the tests, not beside them: its instrumented build and the
+# fuzzers take both cores. WAYMARK_FUZZ_SECONDS per target (15; 0 skips it).
+fuzz_seconds=${WAYMARK_FUZZ_SECONDS:-15}
+if [ "$fuzz_seconds" != 0 ]; then
+    scripts/fuzz.sh --smoke "$fuzz_seconds" || status=1
+fi
 # Then the Debian package's acceptance (deploy/test-package.sh: lintian, dpkg -i/-r/-P, the installed agent under
 # strace), on the same release binary. Not beside the Swift tests: while it runs, /etc/waymark and
 # /usr/share/waymark exist, which tests that rely on the defaults would read. It installs a package and a system

@@ -58,6 +58,20 @@ import WaymarkCore
         #expect(refusal.message.utf8.count < 400, "\(refusal.message.utf8.count) bytes")
     }
 
+    /// Found by `scripts/fuzz.sh fleet-cmd`: a name cut at 128 bytes inside a character was echoed with a
+    /// replacement character, 133 bytes with the ellipsis.
+    @Test("a long action name is cut between characters, within the bound")
+    func longNamesAreCutBetweenCharacters() {
+        let name = String(repeating: "b", count: 127) + "ݣntion"
+        guard case .failure(let refusal) = FleetCommand.read(Array(#"{"action":"\#(name)"}"#.utf8), accepting: Self.all)
+        else {
+            Issue.record("accepted")
+            return
+        }
+        #expect(refusal.action == String(repeating: "b", count: 127) + "…")
+        #expect((refusal.action?.utf8.count ?? 0) <= FleetCommand.maximumEcho + "…".utf8.count)
+    }
+
     @Test func anActionNotAcceptedIsRefusedWithItsIDAndName() {
         let text = #"{"_type":"cmd","action":"dump","id":"q-1"}"#
         let result = FleetCommand.read(Array(text.utf8), accepting: [.reportLocation])

@@ -24,6 +24,36 @@ import WaymarkTestSupport
         #expect(Self.isComplete(text) == complete, "\(text)")
     }
 
+    /// Found by `scripts/fuzz.sh gpsd-libgps` and `raw-log`: libgps 3.22's `gps_unpack` never returns for some
+    /// objects of balanced braces, so such a line must not reach it (a replay of one hung for good).
+    @Test(
+        "members are a name, a colon and a value; elements are separated by commas",
+        arguments: [
+            (#"{("class":"TPV","mode":1}"#, false), (#"{ ("class":"TPV"}"#, false), (#"{1"class":"TPV"}"#, false),
+            (#"{"class":"TPV","mode":1}{("class":"TPV"}"#, false), (#"{"a":[{x}]}"#, false),
+            (#"{"epy":"class":"TPV","mode":3}"#, false), (#"{"lat":3,"{"class":"ERROR"ing":4}"#, false),
+            (#"{"a":1,}"#, false), (#"{"a" 1}"#, false), (#"{"a":[1 2]}"#, false), (#"{"a":[1,]}"#, false),
+            ("{ }", true), (#"{ "class" : "TPV" , "a" : [ ] }"#, true), (#"{"a":{},"b":[{},[]]}"#, true),
+            (#"{"class":"TPV","lat":05.5,"lon":+5,"alt":-}"#, true),
+        ]
+    )
+    func membersAndElements(_ text: String, _ complete: Bool) {
+        #expect(Self.isComplete(text) == complete, "\(text)")
+    }
+
+    @Test("a replay through libgps of a line that would hang it ends")
+    func replayOfAHangingLineEnds() {
+        let lines = [
+            #"{("class":"TPV","mode":1}"#, #"{"epy":"class":"TPV","mode":3}"#,
+            #"{"class":"AIS","type":1,"lat":3,"{"class":"ERROR"ing":4,"second":11}"#, #"{"class":"TPV","mode":1}"#,
+        ]
+        let capture = Array(lines.joined(separator: "\r\n").utf8)
+        let replay = CaptureReplay(bytes: capture, decoder: .libgps)
+        var updates = 0
+        while replay.next() != nil { updates += 1 }
+        #expect(updates >= 1)
+    }
+
     @Test("every message of every capture is complete, and no message cut short is")
     func captures() throws {
         let directory = Fixtures.packageRoot.appendingPathComponent("Tests/Fixtures/gpsd-logs").path

@@ -64,8 +64,7 @@ struct FleetCommand: Sendable, Equatable {
             return .failure(Refusal(id: id, message: "action must be a string"))
         }
         // Echoed at most maximumEcho bytes long: a hostile name must not fill the spool, the log and the status.
-        let shown =
-            name.utf8.count > maximumEcho ? String(decoding: name.utf8.prefix(maximumEcho), as: UTF8.self) + "…" : name
+        let shown = name.utf8.count > maximumEcho ? echoed(name) + "…" : name
         func refuse(_ message: String) -> Result<FleetCommand, Refusal> {
             .failure(Refusal(id: id, action: shown, message: message))
         }
@@ -101,6 +100,19 @@ struct FleetCommand: Sendable, Equatable {
             break
         }
         return .success(command)
+    }
+
+    /// The longest start of `text` of at most ``maximumEcho`` bytes that ends between two characters' scalars: cut
+    /// inside one, its bytes would be echoed as a replacement character, past the bound.
+    private static func echoed(_ text: String) -> String {
+        var kept = String.UnicodeScalarView()
+        var bytes = 0
+        for scalar in text.unicodeScalars {
+            bytes += UTF8.width(scalar)
+            guard bytes <= maximumEcho else { break }
+            kept.append(scalar)
+        }
+        return String(kept)
     }
 }
 

@@ -22,7 +22,14 @@ public indirect enum JSONValue: Hashable, Sendable {
             try reader.readNull()
             return .null
         case .boolean: return .boolean(try reader.readBoolean())
-        case .number: return .number(try reader.readNumber())
+        case .number:
+            let position = reader.position
+            let number = try reader.readNumber()
+            // A tree holds what it can write back: JSON has no infinity, and one would be written as `null`.
+            guard number.isFinite else {
+                throw JSONReaderError(position: position, message: "a number beyond the range of a 64-bit float")
+            }
+            return .number(number)
         case .string: return .string(try reader.readString())
         case .array:
             var elements: [JSONValue] = []

@@ -6,48 +6,125 @@ enum JSONLine {
     private static let classKey = Array(#""class":""#.utf8)
     private static let deactivation = Array(#""activated":0"#.utf8)
 
-    /// True when `line` is a sequence of complete JSON objects: balanced braces and brackets outside
-    /// strings, terminated strings, nothing but whitespace after the last `}`.
+    /// True when `line` is a sequence of complete JSON objects: members of a quoted name, a colon and a value
+    /// each, separated by commas; elements separated by commas; terminated strings without control bytes; nothing
+    /// but whitespace after the last `}`. A value that is no string, object or array is taken as libgps takes it,
+    /// as a bare word up to the next delimiter (`05.5` and `+5` included).
     ///
-    /// It runs on every message before libgps does: the bytes of each string, keys included, are passed over in
-    /// a loop of their own that looks only for its end, an escape and a control byte.
+    /// Structure is checked, not only balance: libgps 3.22's `gps_unpack` never returns for some objects of
+    /// balanced braces, such as `{("class":"TPV","mode":1}` or `{"epy":"class":"TPV"}` (found by
+    /// `scripts/fuzz.sh gpsd-libgps`). It runs on every message before libgps does: the bytes of each string,
+    /// keys included, are passed over in a loop of their own that looks only for its end, an escape and a
+    /// control byte.
     static func isComplete(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let bytes = line.baseAddress else { return false }
         let count = line.count
-        var depth = 0
+        /// The open objects (true) and arrays (false), innermost last.
+        var containers: [Bool] = []
+        var expected = Expected.object
         var sawObject = false
         var index = 0
+        /// Passes over the string whose opening quote was just read; false when it does not end on the line.
+        func skipString() -> Bool {
+            while index < count {
+                let inner = bytes[index]
+                index += 1
+                if inner == UInt8(ascii: "\"") { return true }
+                if inner == UInt8(ascii: "\\") {
+                    index += 1  // the escaped byte, whatever it is
+                } else if inner < 0x20 {
+                    return false
+                }
+            }
+            return false
+        }
+        func close() {
+            containers.removeLast()
+            expected = containers.isEmpty ? .object : .commaOrClose
+        }
         while index < count {
             let byte = bytes[index]
             index += 1
-            switch byte {
-            case UInt8(ascii: "\""):
-                guard depth > 0 else { return false }
-                while true {
-                    guard index < count else { return false }
-                    let inner = bytes[index]
-                    index += 1
-                    if inner == UInt8(ascii: "\"") { break }
-                    if inner == UInt8(ascii: "\\") {
-                        index += 1  // the escaped byte, whatever it is
-                    } else if inner < 0x20 {
-                        return false
-                    }
-                }
-            case UInt8(ascii: "{"), UInt8(ascii: "["):
-                if depth == 0 && byte != UInt8(ascii: "{") { return false }
-                depth += 1
+            if isWhitespace(byte) { continue }
+            switch expected {
+            case .object:
+                guard byte == UInt8(ascii: "{") else { return false }
+                containers.append(true)
                 sawObject = true
-            case UInt8(ascii: "}"), UInt8(ascii: "]"):
-                depth -= 1
-                guard depth >= 0 else { return false }
-            case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\r"), UInt8(ascii: "\n"):
-                break
-            default:
-                guard depth > 0 else { return false }
+                expected = .nameOrClose
+            case .nameOrClose where byte == UInt8(ascii: "}"):
+                close()
+            case .nameOrClose, .name:
+                guard byte == UInt8(ascii: "\""), skipString() else { return false }
+                expected = .colon
+            case .colon:
+                guard byte == UInt8(ascii: ":") else { return false }
+                expected = .value
+            case .valueOrClose where byte == UInt8(ascii: "]"):
+                close()
+            case .valueOrClose, .value:
+                switch byte {
+                case UInt8(ascii: "{"):
+                    containers.append(true)
+                    expected = .nameOrClose
+                case UInt8(ascii: "["):
+                    containers.append(false)
+                    expected = .valueOrClose
+                case UInt8(ascii: "\""):
+                    guard skipString() else { return false }
+                    expected = .commaOrClose
+                case UInt8(ascii: ","), UInt8(ascii: ":"), UInt8(ascii: "]"), UInt8(ascii: "}"):
+                    return false
+                default:
+                    while index < count, !isDelimiter(bytes[index]) { index += 1 }
+                    expected = .commaOrClose
+                }
+            case .commaOrClose:
+                let inObject = containers[containers.count - 1]
+                if byte == UInt8(ascii: ",") {
+                    expected = inObject ? .name : .value
+                } else if byte == (inObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) {
+                    close()
+                } else {
+                    return false
+                }
             }
         }
-        return sawObject && depth == 0
+        return sawObject && expected == .object
+    }
+
+    /// What may come next in ``isComplete(_:)``, whitespace aside.
+    private enum Expected {
+        /// A top-level object, or the end of the line.
+        case object
+        /// A member's name, or the `}` of an empty object.
+        case nameOrClose
+        /// A member's name, after a comma.
+        case name
+        case colon
+        /// An element, or the `]` of an empty array.
+        case valueOrClose
+        case value
+        case commaOrClose
+    }
+
+    @inline(__always)
+    private static func isWhitespace(_ byte: UInt8) -> Bool {
+        // Every whitespace byte is below "!": one comparison for the bytes that are none.
+        byte <= UInt8(ascii: " ")
+            && (byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") || byte == UInt8(ascii: "\r")
+                || byte == UInt8(ascii: "\n"))
+    }
+
+    /// A byte that ends a bare word (a number, `true`, `null`).
+    @inline(__always)
+    private static func isDelimiter(_ byte: UInt8) -> Bool {
+        // Digits and letters make up most of a word: the five delimiters from "0" on are told apart first.
+        if byte >= UInt8(ascii: "0") {
+            return byte == UInt8(ascii: ":") || byte == UInt8(ascii: "]") || byte == UInt8(ascii: "}")
+                || byte == UInt8(ascii: "{") || byte == UInt8(ascii: "[")
+        }
+        return isWhitespace(byte) || byte == UInt8(ascii: ",") || byte == UInt8(ascii: "\"")
     }
 
     /// The value of the first `"class":"…"` member, which gpsd always writes first.
