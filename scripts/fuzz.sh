@@ -124,11 +124,20 @@ case "${1:-}" in
     failed=()
     for name in "${targets[@]}"; do
         log=$build/smoke-$name.log
-        if run_target "$name" "$seconds" >"$log" 2>&1; then
+        # A fixed seed: the same commit mutates the same way each run (as far as a time limit allows), so a
+        # crash the smoke finds is not luck of one run.
+        if run_target "$name" "$seconds" -seed=1 >"$log" 2>&1; then
             echo "fuzz $name: $(grep -E '^stat::number_of_executed_units' "$log" | awk '{print $2}') runs, no crash"
         else
             echo "fuzz $name: FAILED (log: $log)" >&2
             tail -n 40 "$log" >&2
+            # A fresh CI machine keeps nothing: the inputs that failed are printed (the first 4 KB of each), for a
+            # fixture test.
+            for input in "$build/crashes/$name"/*; do
+                [ -f "$input" ] || continue
+                echo "fuzz $name: input $(basename "$input") ($(stat -c %s "$input") bytes):" >&2
+                head -c 4096 "$input" | od -A d -t x1z >&2
+            done
             failed+=("$name")
         fi
     done

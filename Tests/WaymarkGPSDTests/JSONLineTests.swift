@@ -41,7 +41,14 @@ import WaymarkTestSupport
         #expect(Self.isComplete(text) == complete, "\(text)")
     }
 
-    @Test("a replay through libgps of a line that would hang it ends")
+    /// The open containers are bits of one word: 64 deep is read, deeper is refused (gpsd nests three deep).
+    @Test("nesting: 64 deep is complete, 65 is refused", arguments: [(64, true), (65, false)])
+    func nesting(_ depth: Int, _ complete: Bool) {
+        let text = "{\"a\":" + String(repeating: "[", count: depth - 1) + String(repeating: "]", count: depth - 1) + "}"
+        #expect(Self.isComplete(text) == complete, "\(depth)")
+    }
+
+    @Test("a replay through libgps of a line that would hang it ends", .timeLimit(.minutes(1)))
     func replayOfAHangingLineEnds() {
         let lines = [
             #"{("class":"TPV","mode":1}"#, #"{"epy":"class":"TPV","mode":3}"#,

@@ -13,14 +13,17 @@ enum JSONLine {
     ///
     /// Structure is checked, not only balance: libgps 3.22's `gps_unpack` never returns for some objects of
     /// balanced braces, such as `{("class":"TPV","mode":1}` or `{"epy":"class":"TPV"}` (found by
-    /// `scripts/fuzz.sh gpsd-libgps`). It runs on every message before libgps does: the bytes of each string,
-    /// keys included, are passed over in a loop of their own that looks only for its end, an escape and a
-    /// control byte.
+    /// `scripts/fuzz.sh gpsd-libgps`). A replay runs it on every line before libgps does. On a live connection
+    /// `gps_read` has unpacked the line already (the text is gpsd's own output), and the check only refuses what
+    /// libgps read. The bytes of each string, keys included, are passed over in a loop of their own that looks
+    /// only for its end, an escape and a control byte; the open containers are bits of one word, so a line costs
+    /// no allocation (gpsd nests three deep; a line nested deeper than 64 is refused).
     static func isComplete(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let bytes = line.baseAddress else { return false }
         let count = line.count
-        /// The open objects (true) and arrays (false), innermost last.
-        var containers: [Bool] = []
+        /// The open containers, one bit each, innermost lowest: 1 an object, 0 an array.
+        var containers: UInt64 = 0
+        var depth = 0
         var expected = Expected.object
         var sawObject = false
         var index = 0
@@ -38,9 +41,17 @@ enum JSONLine {
             }
             return false
         }
+        func open(object: Bool) -> Bool {
+            guard depth < UInt64.bitWidth else { return false }
+            containers = containers << 1 | (object ? 1 : 0)
+            depth += 1
+            expected = object ? .nameOrClose : .valueOrClose
+            return true
+        }
         func close() {
-            containers.removeLast()
-            expected = containers.isEmpty ? .object : .commaOrClose
+            containers >>= 1
+            depth -= 1
+            expected = depth == 0 ? .object : .commaOrClose
         }
         while index < count {
             let byte = bytes[index]
@@ -48,10 +59,8 @@ enum JSONLine {
             if isWhitespace(byte) { continue }
             switch expected {
             case .object:
-                guard byte == UInt8(ascii: "{") else { return false }
-                containers.append(true)
+                guard byte == UInt8(ascii: "{"), open(object: true) else { return false }
                 sawObject = true
-                expected = .nameOrClose
             case .nameOrClose where byte == UInt8(ascii: "}"):
                 close()
             case .nameOrClose, .name:
@@ -65,11 +74,9 @@ enum JSONLine {
             case .valueOrClose, .value:
                 switch byte {
                 case UInt8(ascii: "{"):
-                    containers.append(true)
-                    expected = .nameOrClose
+                    guard open(object: true) else { return false }
                 case UInt8(ascii: "["):
-                    containers.append(false)
-                    expected = .valueOrClose
+                    guard open(object: false) else { return false }
                 case UInt8(ascii: "\""):
                     guard skipString() else { return false }
                     expected = .commaOrClose
@@ -80,7 +87,7 @@ enum JSONLine {
                     expected = .commaOrClose
                 }
             case .commaOrClose:
-                let inObject = containers[containers.count - 1]
+                let inObject = containers & 1 == 1
                 if byte == UInt8(ascii: ",") {
                     expected = inObject ? .name : .value
                 } else if byte == (inObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) {
