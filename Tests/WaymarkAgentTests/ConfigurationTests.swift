@@ -285,11 +285,11 @@ import WaymarkCore
         // Unknown sections and keys
         (
             "[agnet]",
-            "waymark.toml:1: [agnet]: unknown section; allowed sections are agent, gpsd, location, heading, activity, regions, deferred, spool, sinks.file, sinks.traccar, sinks.owntracks, sinks.http, places, metrics, health, beacons, fleet, driving"
+            "waymark.toml:1: [agnet]: unknown section; allowed sections are agent, gpsd, location, heading, activity, regions, deferred, spool, sinks.file, sinks.traccar, sinks.owntracks, sinks.http, places, metrics, health, beacons, beacons.advertise, fleet, driving"
         ),
         (
             "[gpsd]\nport = 1\n\n[foo.bar]\nx = 1",
-            "waymark.toml:4: [foo.bar]: unknown section; allowed sections are agent, gpsd, location, heading, activity, regions, deferred, spool, sinks.file, sinks.traccar, sinks.owntracks, sinks.http, places, metrics, health, beacons, fleet, driving"
+            "waymark.toml:4: [foo.bar]: unknown section; allowed sections are agent, gpsd, location, heading, activity, regions, deferred, spool, sinks.file, sinks.traccar, sinks.owntracks, sinks.http, places, metrics, health, beacons, beacons.advertise, fleet, driving"
         ),
         (
             "[gpsd]\n\nhostname = \"gpsd.local\"",
@@ -305,7 +305,7 @@ import WaymarkCore
         ),
         (
             "device_id = \"bus-0042\"\n[agent]",
-            "waymark.toml:1: device_id: key outside any section; allowed sections are agent, gpsd, location, heading, activity, regions, deferred, spool, sinks.file, sinks.traccar, sinks.owntracks, sinks.http, places, metrics, health, beacons, fleet, driving"
+            "waymark.toml:1: device_id: key outside any section; allowed sections are agent, gpsd, location, heading, activity, regions, deferred, spool, sinks.file, sinks.traccar, sinks.owntracks, sinks.http, places, metrics, health, beacons, beacons.advertise, fleet, driving"
         ),
         (
             "[gpsd]\nreconnect_min = 1979-05-27",
@@ -346,7 +346,7 @@ import WaymarkCore
         let expected = """
             waymark.toml:2: [gpsd] port = 0: must be an integer from 1 to 65535
             waymark.toml:3: [gpsd] hostname: unknown key; allowed keys are host, port, device, reconnect_min, reconnect_max
-            waymark.toml:5: [agnet]: unknown section; allowed sections are agent, gpsd, location, heading, activity, regions, deferred, spool, sinks.file, sinks.traccar, sinks.owntracks, sinks.http, places, metrics, health, beacons, fleet, driving
+            waymark.toml:5: [agnet]: unknown section; allowed sections are agent, gpsd, location, heading, activity, regions, deferred, spool, sinks.file, sinks.traccar, sinks.owntracks, sinks.http, places, metrics, health, beacons, beacons.advertise, fleet, driving
             waymark.toml:9: [agent] device_id = "bus 42": must be 1 to 64 characters, each a letter, a digit, ".", "_", "-" or ":"
             waymark.toml:10: [agent] log_dir = 5: must be a string, not an integer
             waymark.toml:12: [gpsd] extra: unknown key; allowed keys are host, port, device, reconnect_min, reconnect_max

@@ -233,7 +233,7 @@ import WaymarkCore
         ),
         (
             "[sinks.kafka]",
-            "waymark.toml:1: [sinks.kafka]: unknown section; allowed sections are agent, gpsd, location, heading, activity, regions, deferred, spool, sinks.file, sinks.traccar, sinks.owntracks, sinks.http, places, metrics, health, beacons, fleet, driving"
+            "waymark.toml:1: [sinks.kafka]: unknown section; allowed sections are agent, gpsd, location, heading, activity, regions, deferred, spool, sinks.file, sinks.traccar, sinks.owntracks, sinks.http, places, metrics, health, beacons, beacons.advertise, fleet, driving"
         ),
     ])
     func reportsOneLine(text: String, expected: String) {

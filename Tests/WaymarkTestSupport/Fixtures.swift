@@ -30,7 +30,8 @@ extension Fixtures {
     /// The sections that keep a test's agent off the board's files: its own spool, logs and runtime files under
     /// `directory` (`[agent]`: agents running side by side never share them, nor `/var/lib/waymark` or
     /// `/run/waymark`), and a gazetteer there that does not exist (`[places] file`), as on a machine without the
-    /// places package, never the `/usr/share/waymark/places.bin` an installed package brings. A section that
+    /// places package, never the `/usr/share/waymark/places.bin` an installed package brings; and no address file
+    /// (`addresses = ""`), never the `/usr/share/waymark/addresses.bin` of `waymark-addresses`. A section that
     /// `settings` define is left to them, so pass the text that follows; it must begin with a table header.
     public static func isolatedSections(
         in directory: URL,
@@ -38,6 +39,12 @@ extension Fixtures {
         besides settings: String = ""
     ) -> String {
         var sections = ""
+        if !settings.contains("[places]") {
+            // Dotted keys at the top, before any table: two lines, as the `[places]` table with its one key was
+            // before the address file, so the lines a test's messages name stay where they were.
+            sections += "places.file = \"\(directory.appendingPathComponent("no-places.bin").path)\"\n"
+            sections += "places.addresses = \"\"\n"
+        }
         if !settings.contains("[agent]") {
             sections += """
                 [agent]
@@ -46,9 +53,6 @@ extension Fixtures {
                 runtime_dir = "\(runtimeDirectory ?? directory.appendingPathComponent("run").path)"
 
                 """
-        }
-        if !settings.contains("[places]") {
-            sections += "[places]\nfile = \"\(directory.appendingPathComponent("no-places.bin").path)\"\n"
         }
         return sections
     }
