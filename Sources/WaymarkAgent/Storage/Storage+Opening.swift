@@ -43,9 +43,17 @@ extension Storage {
                 maxTotalBytes: configuration.fileSink.maxTotalBytes.bytes
             )
             do {
-                sinks.append(
-                    try FileSink(directory: configuration.agent.logDirectory, retention: retention, tracks: spool)
+                let sink = try FileSink(
+                    directory: configuration.agent.logDirectory,
+                    retention: retention,
+                    tracks: spool,
+                    committed: (try? spool.load())?.cursors["file"]
                 )
+                for problem in sink.damage {
+                    logger.error("\(problem)")
+                    reports.append(ErrorReport(code: .sinkFailure, message: problem, subject: "file"))
+                }
+                sinks.append(sink)
             } catch {
                 let message = "the file sink cannot write its logs: \(error); events stay in the spool"
                 logger.error("\(message)")
