@@ -67,8 +67,9 @@ public final class FileSink: Sink {
     ///
     /// - Parameters:
     ///   - tracks: where the locations of a trip are read from for its GPX file (the spool).
-    ///   - committed: the sink's cursor in the spool, nil when the spool has none (a fresh spool): holes of
-    ///     zeros are cut only from the lines after it, which the spool hands again.
+    ///   - committed: the sink's cursor in the spool (0 when it has none yet), nil when no line of the logs can
+    ///     come again (an empty spool): holes of zeros are cut only from the lines after it, which the spool hands
+    ///     again.
     public init(
         directory: String,
         retention: Retention,
@@ -140,6 +141,7 @@ public final class FileSink: Sink {
             let held = lastSeq[path] ?? 0
             var end = start
             var lines: [UInt8] = []
+            lines.reserveCapacity((events.endIndex - start) * 240)
             while end < events.endIndex, EventLogName.day(of: events[end].time) == day {
                 let event = events[end]
                 if event.kind == .trip && event.seq > lastTripWritten { try write(event) }
