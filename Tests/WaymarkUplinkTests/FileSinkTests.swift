@@ -24,11 +24,13 @@ import WaymarkTestSupport
 
         static let day1 = Timestamp(seconds: 1_763_683_200)  // 2025-11-21T00:00:00Z
 
-        func sink(maxAgeDays: Int = 0, maxTotalBytes: Int64 = 1 << 40) throws -> FileSink {
+        /// - Parameter committed: the sink's cursor in the spool (0: no line is confirmed).
+        func sink(maxAgeDays: Int = 0, maxTotalBytes: Int64 = 1 << 40, committed: UInt64? = 0) throws -> FileSink {
             try FileSink(
                 directory: logs,
                 retention: .init(maxAgeDays: maxAgeDays, maxTotalBytes: maxTotalBytes),
-                tracks: spool
+                tracks: spool,
+                committed: committed
             )
         }
 
@@ -70,6 +72,21 @@ import WaymarkTestSupport
             )
         )
     }
+
+    /// A trip over the first 8 s of ``Workspace/day1``.
+    static let trip = TripSummary(
+        start: Workspace.day1,
+        startPosition: Coordinate(latitude: 49, longitude: 12),
+        end: Workspace.day1.advanced(by: .seconds(8)),
+        endPosition: Coordinate(latitude: 49.0007, longitude: 12.0007),
+        endReason: .stationary,
+        distance: 93.2,
+        idleTime: .zero,
+        stops: 0,
+        maxSpeed: 12,
+        averageSpeed: 11.6,
+        regionsEntered: ["depot & <yard>"]
+    )
 
     @Test func eventsGoToTheFileOfTheirUTCDate() throws {
         let workspace = try Workspace()
@@ -141,33 +158,6 @@ import WaymarkTestSupport
         )
     }
 
-    /// A power cut that kept the second half of an append and lost the first (LazyFS's torn-op): a hole of zeros,
-    /// then whole-looking lines. Everything from the hole's line on is cut off and written again.
-    @Test(arguments: [(3, 40, 0), (3, 200, 1), (2, 10, 5000)])
-    func aHoleAndTheLinesAfterItAreCutOff(synced: Int, keptFrom: Int, padding: Int) throws {
-        let workspace = try Workspace()
-        let events = try workspace.store((0..<8).map(Self.location), first: 1, start: Workspace.day1)
-        try workspace.sink().deliverAndFlush(Array(events[..<synced]))
-        let path = "\(workspace.logs)/events/2025-11-21.jsonl"
-        // The lost append: the unsynced lines, of which only the bytes from `keptFrom` on reached the disk, after
-        // `padding` more zeros (a hole longer than the sink's first look at the tail).
-        let append =
-            Array(repeating: UInt8(0), count: padding)
-            + events[synced...].flatMap { $0.line + [UInt8(ascii: "\n")] }
-        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
-        try handle.seekToEnd()
-        try handle.write(
-            contentsOf: Data(Array(repeating: UInt8(0), count: keptFrom + padding) + append[(keptFrom + padding)...])
-        )
-        try handle.close()
-        let reopened = try workspace.sink()
-        #expect(reopened.lastDelivered == UInt64(synced))
-        try reopened.deliverAndFlush(events)
-        #expect(
-            try workspace.lines("events/2025-11-21.jsonl") == events.map { String(decoding: $0.line, as: UTF8.self) }
-        )
-    }
-
     @Test func aTripGetsItsTrackAndSummary() throws {
         let workspace = try Workspace()
         let sink = try workspace.sink()
@@ -175,20 +165,7 @@ import WaymarkTestSupport
         kinds.append(.error(ErrorReport(code: .locationUnknown, message: "the receiver has no fix")))
         kinds += (5..<8).map(Self.location)
         var events = try workspace.store(kinds, first: 1, start: Workspace.day1)
-        let trip = TripSummary(
-            start: Workspace.day1,
-            startPosition: Coordinate(latitude: 49, longitude: 12),
-            end: Workspace.day1.advanced(by: .seconds(8)),
-            endPosition: Coordinate(latitude: 49.0007, longitude: 12.0007),
-            endReason: .stationary,
-            distance: 93.2,
-            idleTime: .zero,
-            stops: 0,
-            maxSpeed: 12,
-            averageSpeed: 11.6,
-            regionsEntered: ["depot & <yard>"]
-        )
-        events += try workspace.store([.trip(trip)], first: 10, start: Workspace.day1.advanced(by: .seconds(8)))
+        events += try workspace.store([.trip(Self.trip)], first: 10, start: Workspace.day1.advanced(by: .seconds(8)))
         try sink.deliverAndFlush(events)
         #expect(try workspace.lines("trips.jsonl") == [String(decoding: events.last!.line, as: UTF8.self)])
         let gpx = try String(contentsOfFile: "\(workspace.logs)/trips/2025-11-21T00-00-00.000Z.gpx", encoding: .utf8)
@@ -241,7 +218,7 @@ import WaymarkTestSupport
 
 extension FileSink {
     /// A delivery as the sink driver makes it: the events, then the sync.
-    fileprivate func deliverAndFlush(_ events: [StoredEvent]) throws {
+    func deliverAndFlush(_ events: [StoredEvent]) throws {
         try deliver(events)
         try flush()
     }

@@ -42,10 +42,21 @@ extension Storage {
                 maxAgeDays: configuration.fileSink.maxAgeDays,
                 maxTotalBytes: configuration.fileSink.maxTotalBytes.bytes
             )
+            // No cursor yet: the sink never confirmed a delivery, and the spool hands it everything it holds; with
+            // nothing in the spool either (a fresh one), none of the logs' lines can come again.
+            let state = try? spool.load()
             do {
-                sinks.append(
-                    try FileSink(directory: configuration.agent.logDirectory, retention: retention, tracks: spool)
+                let sink = try FileSink(
+                    directory: configuration.agent.logDirectory,
+                    retention: retention,
+                    tracks: spool,
+                    committed: state.flatMap { $0.cursors["file"] ?? ($0.lastSeq > 0 ? 0 : nil) }
                 )
+                for problem in sink.damage {
+                    logger.error("\(problem)")
+                    reports.append(ErrorReport(code: .sinkFailure, message: problem, subject: "file"))
+                }
+                sinks.append(sink)
             } catch {
                 let message = "the file sink cannot write its logs: \(error); events stay in the spool"
                 logger.error("\(message)")

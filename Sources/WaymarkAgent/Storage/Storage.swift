@@ -120,9 +120,9 @@ final class Storage {
             newCursors[name] = startingNow.contains(name) ? state.lastSeq : 0
         }
         state.cursors.merge(newCursors) { old, _ in old }
-        drivers = sinks.map { sink in
-            SinkDriver(sink: sink, cursor: max(state.cursors[sink.name] ?? 0, sink.lastDelivered ?? 0))
-        }
+        // From the cursor, not from what a sink says it holds: a power cut may have kept a sink's later file and
+        // lost lines of an earlier one; the sink skips what each of its files holds.
+        drivers = sinks.map { SinkDriver(sink: $0, cursor: state.cursors[$0.name] ?? 0) }
         self.uplinks = uplinks.map { uplink in
             UplinkWorker(
                 transport: uplink.transport,

@@ -32,14 +32,17 @@ final class AppendingFiles {
         }
     }
 
-    /// Syncs every file appended to, `first` before the others, and the directories of new ones; then
-    /// closes them.
+    /// Syncs every file appended to, `first` before the others and the rest by name (a day's log before the next
+    /// day's: what a cut between two fsyncs keeps does not depend on a dictionary's order), and the directories of
+    /// new ones; then closes them.
     func sync(first: String? = nil) throws(SystemError) {
         defer { closeAll() }
         syncs += open.count + newIn.count
         if let first, let descriptor = open[first] { try Files.sync(descriptor, path: first) }
-        for (path, descriptor) in open where path != first { try Files.sync(descriptor, path: path) }
-        for path in newIn { Files.syncDirectory(of: path) }
+        for (path, descriptor) in open.sorted(by: { $0.key < $1.key }) where path != first {
+            try Files.sync(descriptor, path: path)
+        }
+        for path in newIn.sorted() { Files.syncDirectory(of: path) }
         newIn.removeAll()
     }
 

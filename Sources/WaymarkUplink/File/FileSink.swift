@@ -16,10 +16,11 @@ import WaymarkSystem
 /// clock, which a board without a real-time clock may have wrong.
 ///
 /// Every delivery is synced at ``flush()``, before the cursor moves. A crash between that and the commit of the sink's
-/// cursor makes the spool hand the same events again: the sink knows the last `seq` it wrote (from the
-/// newest lines of its files, read when it opens) and skips what it holds, so the logs neither lose nor
-/// repeat a line. A line torn by a power cut is cut off when the sink opens, and so is everything from a hole of
-/// zeros on, which a cut that kept a later part of a write and lost an earlier one leaves (``cutAtHole(_:)``).
+/// cursor makes the spool hand the same events again, from the cursor: the sink knows the last `seq` of each of its
+/// files (their last lines, read when it opens) and skips, file by file, what it holds, so the logs neither lose
+/// nor repeat a line, even when a cut kept one file of a delivery and not another. A line torn by a power cut is
+/// cut off when the sink opens, and so is everything from a hole of zeros on after the cursor, which a cut that
+/// kept a later part of a write and lost an earlier one leaves (``cutAtHole(_:after:)``).
 public final class FileSink: Sink {
     public struct Retention: Sendable, Equatable {
         /// Files older than this many days are removed; 0 keeps them.
@@ -37,8 +38,14 @@ public final class FileSink: Sink {
     public let directory: String
     let retention: Retention
     let tracks: any TrackSource
-    /// The last `seq` in the event logs.
+    /// The highest `seq` in the event logs.
     public private(set) var lastWritten: UInt64
+    /// The last `seq` of each event log (by path), read when the sink opens and moved by each append: an
+    /// event is skipped only when its own day's log holds it.
+    private var lastSeq: [String: UInt64] = [:]
+    /// Zero bytes found in lines the spool counts as delivered, one sentence each: left as they are, for the
+    /// caller to report (``cutAtHole(_:after:)``).
+    public private(set) var damage: [String] = []
     /// The last `seq` in `trips.jsonl`.
     private var lastTripWritten: UInt64
     /// The UTC day (days since 1970) that the files were last pruned on.
@@ -56,24 +63,55 @@ public final class FileSink: Sink {
 
     public var localWrites: (bytes: Int64, syncs: Int) { (appending.bytesWritten, appending.syncs) }
 
-    /// Opens the logs in `directory`, creating it, and reads back the last `seq` written.
+    /// Opens the logs in `directory`, creating it, and reads back the last `seq` of each file.
     ///
-    /// - Parameter tracks: where the locations of a trip are read from for its GPX file (the spool).
-    public init(directory: String, retention: Retention, tracks: any TrackSource) throws(SystemError) {
+    /// - Parameters:
+    ///   - tracks: where the locations of a trip are read from for its GPX file (the spool).
+    ///   - committed: the sink's cursor in the spool (0 when it has none yet), nil when no line of the logs can
+    ///     come again (an empty spool): holes of zeros are cut only from the lines after it, which the spool hands
+    ///     again.
+    public init(
+        directory: String,
+        retention: Retention,
+        tracks: any TrackSource,
+        committed: UInt64?
+    ) throws(SystemError) {
         self.directory = directory.hasSuffix("/") ? String(directory.dropLast()) : directory
         self.retention = retention
         self.tracks = tracks
         try Files.makeDirectory(self.directory + "/events")
         try Files.makeDirectory(self.directory + "/trips")
-        var last: UInt64 = 0
+        var damage: [String] = []
+        var lastSeq: [String: UInt64] = [:]
         for name in Files.names(in: self.directory + "/events") where EventLogName(name) != nil {
-            last = max(last, try Self.recoverLastSeq(self.directory + "/events/" + name))
+            let path = self.directory + "/events/" + name
+            lastSeq[path] = try Self.recover(path, committed: committed, damage: &damage)
         }
-        lastWritten = last
-        lastTripWritten = try Self.recoverLastSeq(self.directory + "/trips.jsonl")
+        self.lastSeq = lastSeq
+        lastWritten = lastSeq.values.max() ?? 0
+        lastTripWritten = try Self.recover(self.directory + "/trips.jsonl", committed: committed, damage: &damage)
+        self.damage = damage
     }
 
+    /// The highest `seq` the logs hold: the spool numbers no event again at or below it. Where a delivery starts
+    /// again is the spool's cursor, not this: a cut may have kept a later day's log and lost lines of an earlier one.
     public var lastDelivered: UInt64? { lastWritten }
+
+    /// The last `seq` of the file at `path` after cutting off its torn last line and, when it holds lines after
+    /// `committed` (or a last line whose `seq` cannot be read), the hole of zeros among them.
+    private static func recover(
+        _ path: String,
+        committed: UInt64?,
+        damage: inout [String]
+    ) throws(SystemError) -> UInt64 {
+        let last = try recoverLastSeq(path)
+        guard let committed, last == 0 || last > committed else { return last }
+        if let problem = try cutAtHole(path, after: committed) {
+            damage.append(problem)
+            return max(last, committed)
+        }
+        return try recoverLastSeq(path)
+    }
 
     /// Writes `trips.jsonl` first, then the day logs: if a power cut keeps only one of them, it is the
     /// summary, whose line then guards it against a second copy when the day lines come again.
@@ -91,29 +129,35 @@ public final class FileSink: Sink {
     static let deliveriesBetweenPrunings = 100
 
     /// Appends each run of events of one UTC day to that day's log, in `seq` order (a clock that jumped
-    /// back gives an older day again: its events go to that day's file, after the newer ones). A trip's
-    /// track and summary are written before the run that holds it; `lastWritten` moves with each run, so a
-    /// failure halfway repeats nothing that was written.
+    /// back gives an older day again: its events go to that day's file, after the newer ones), skipping those
+    /// that log already holds. A trip's track and summary are written before the run that holds it, unless
+    /// `trips.jsonl` holds it; the last `seq` of each file moves with each write, so a failure halfway repeats
+    /// nothing that was written.
     public func deliver(_ events: [StoredEvent]) throws {
-        var start = events.firstIndex { $0.seq > lastWritten } ?? events.endIndex
+        var start = events.startIndex
         while start < events.endIndex {
             let day = EventLogName.day(of: events[start].time)
+            let path = "\(directory)/events/\(EventLogName.fileName(day: day))"
+            let held = lastSeq[path] ?? 0
             var end = start
             var lines: [UInt8] = []
             lines.reserveCapacity((events.endIndex - start) * 240)
             while end < events.endIndex, EventLogName.day(of: events[end].time) == day {
                 let event = events[end]
                 if event.kind == .trip && event.seq > lastTripWritten { try write(event) }
-                lines += event.line
-                lines.append(UInt8(ascii: "\n"))
+                if event.seq > held {
+                    lines += event.line
+                    lines.append(UInt8(ascii: "\n"))
+                }
                 end += 1
             }
-            let path = "\(directory)/events/\(EventLogName.fileName(day: day))"
+            start = end
+            guard !lines.isEmpty else { continue }
             try appending.append(lines, to: path)
             writtenNow.insert(path)
-            lastWritten = events[end - 1].seq
+            lastSeq[path] = events[end - 1].seq
+            lastWritten = max(lastWritten, events[end - 1].seq)
             newestDay = max(newestDay ?? day, day)
-            start = end
         }
     }
 
@@ -154,7 +198,6 @@ public final class FileSink: Sink {
     /// The last `seq` of the file's last complete line, 0 when it has none; a torn line after it (a power
     /// cut during a write) is cut off.
     static func recoverLastSeq(_ path: String) throws(SystemError) -> UInt64 {
-        try cutAtHole(path)
         guard var size = Files.size(path), size > 0 else { return 0 }
         let newline = UInt8(ascii: "\n")
         var window = 4096
@@ -179,16 +222,17 @@ public final class FileSink: Sink {
         }
     }
 
-    /// The value of the first `"seq":` member of a line.
+    /// The value of the first `"seq":` member of a line; 0 without one, or when its digits are not followed by
+    /// the rest of the member (a line cut short there by a hole of zeros, whose digits may be only the first).
     static func seq(in line: ArraySlice<UInt8>) -> UInt64 {
         let key = Array(#""seq":"#.utf8)
         guard let start = line.indices.first(where: { line[$0...].starts(with: key) }) else { return 0 }
         var value: UInt64 = 0
         for byte in line[(start + key.count)...] {
-            guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { break }
+            guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return byte == 0 ? 0 : value }
             value = value &* 10 &+ UInt64(byte - UInt8(ascii: "0"))
         }
-        return value
+        return 0
     }
 }
 
