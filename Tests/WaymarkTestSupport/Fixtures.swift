@@ -39,12 +39,6 @@ extension Fixtures {
         besides settings: String = ""
     ) -> String {
         var sections = ""
-        if !settings.contains("[places]") {
-            // Dotted keys at the top, before any table: two lines, as the `[places]` table with its one key was
-            // before the address file, so the lines a test's messages name stay where they were.
-            sections += "places.file = \"\(directory.appendingPathComponent("no-places.bin").path)\"\n"
-            sections += "places.addresses = \"\"\n"
-        }
         if !settings.contains("[agent]") {
             sections += """
                 [agent]
@@ -53,6 +47,10 @@ extension Fixtures {
                 runtime_dir = "\(runtimeDirectory ?? directory.appendingPathComponent("run").path)"
 
                 """
+        }
+        if !settings.contains("[places]") {
+            sections += "[places]\nfile = \"\(directory.appendingPathComponent("no-places.bin").path)\"\n"
+            sections += "addresses = \"\"\n"
         }
         return sections
     }
