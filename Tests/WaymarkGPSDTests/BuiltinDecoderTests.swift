@@ -131,6 +131,9 @@ struct BuiltinDecoderTests {
         #"{"class":"SKY","satellites":[{}]}"#,
         #"{"class":"SKY","satellites":[\#(Array(repeating: #"{"PRN":1}"#, count: 141).joined(separator: ","))]}"#,
         #"{"class":"SKY","nSat":-1}"#,
+        // Twenty digits: an integer this long overflowed while it was read (found by `scripts/fuzz.sh gpsd-builtin`).
+        #"{"class":"TPV","mode":99999999999999999999}"#,
+        #"{"class":"SKY","satellites":[{"PRN":-99999999999999999999}]}"#,
         // A second array: libgps overwrites the first one's entries only as far as the second goes.
         #"{"class":"SKY","satellites":[{"PRN":1,"used":true},{"PRN":2,"used":true}],"satellites":[{"PRN":3}]}"#,
         #"{"class":"ATT","heading":12.5}"#,  // other classes

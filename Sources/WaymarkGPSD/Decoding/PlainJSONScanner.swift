@@ -82,7 +82,9 @@ struct PlainJSONScanner {
         let start = index
         var value = 0
         while index < bytes.count, let digit = Self.digit(bytes[index]) {
-            value = value * 10 + digit
+            // Digits past the ninth are passed over, not added: a longer number is refused below, and twenty
+            // digits would overflow (found by `scripts/fuzz.sh gpsd-builtin`).
+            if index - start < 9 { value = value * 10 + digit }
             index += 1
         }
         let count = index - start
