@@ -72,12 +72,6 @@ import WaymarkCore
         ),
     ])
     func aProblemIsOneLineNamingItsKey(text: String, expected: String) {
-        var error: ConfigurationError?
-        do {
-            _ = try Configuration.parse(text, fileName: "waymark.toml")
-        } catch let caught {
-            error = caught
-        }
-        #expect(error?.description == expected)
+        #expect(configurationProblem(text) == expected)
     }
 }
