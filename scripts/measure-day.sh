@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# What a board pays for a day: a vehicle driving 8 h with its receiver at 1 Hz and parked 16 h with it on.
+# Measures one real drive and one real stop (Tests/waymarkTests/DayMeasurement.swift: the Regensburg car drive at
+# a fix a second, then its longest stop looped, through one real gpsd; the agent as on a board, the static release
+# build with its default configuration and the batch HTTP sink to a loopback backend; the C libgps loop beside it
+# on the same gpsd) and scales each phase's rates to its hours: CPU seconds, wake-ups (voluntary context
+# switches), bytes written to storage, location events, and bytes on the air per uplink from
+# scripts/measure-air-bytes.sh (per location event, headers and answers included, times the day's events).
+# Prints the table docs/performance.md shows.
+#
+#   scripts/measure-day.sh [WINDOW_SECONDS]      (default 300: each phase is sampled that long; about
+#                                                 2 x WINDOW + 6 min in all, the agent's 5 min pause_after)
+# Environment: WAYMARK_AIR=0 leaves out the bytes on the air (their script takes a few minutes more).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export PATH="$PATH:/opt/swift/usr/bin"
+window=${1:-300}
+[[ $window =~ ^[1-9][0-9]*$ ]] || { echo "measure-day: $window: expected seconds" >&2; exit 2; }
+
+scripts/install-deps.sh --bench >/dev/null
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cc -O2 -o "$work/minimal-client" scripts/bench/minimal-client.c -lgps
+swift build --build-tests >/dev/null
+WAYMARK_BINARY=$(scripts/build-release.sh)
+export WAYMARK_BINARY WAYMARK_MEASURE_DAY=1 WAYMARK_WINDOW=$window WAYMARK_PEER=$work/minimal-client
+swift test --skip-build --filter DayMeasurement 2>&1 | tee "$work/day.txt" | grep -E "^phase|^backend|✘" >&2
+grep -q "^phase parked" "$work/day.txt" || { echo "measure-day: the measurement did not finish" >&2; exit 1; }
+: >"$work/air.txt"
+if [ "${WAYMARK_AIR:-1}" != 0 ]; then scripts/measure-air-bytes.sh >"$work/air.txt"; fi
+
+python3 - "$work/day.txt" "$work/air.txt" <<'PYTHON'
+import re, sys
+
+phases = {}
+for line in open(sys.argv[1]):
+    if line.startswith("phase "):
+        name, rest = line.split(None, 2)[1:]
+        phases[name] = {k: float(v) for k, v in re.findall(r"(\w+)=([\d.eE+-]+)", rest)}
+hours = {"driving": 8, "parked": 16}
+
+def day(phase, field):
+    p = phases[phase]
+    return p[field] / p["seconds"] * hours[phase] * 3600
+
+def row(label, field, scale=1.0, digits=0):
+    cells = [day(phase, field) / scale for phase in hours]
+    peer = sum(day(phase, "peer_" + field) for phase in hours) / scale if "peer_" + field in phases["driving"] else None
+    text = f"| {label} | " + " | ".join(f"{c:,.{digits}f}" for c in cells) + f" | **{sum(cells):,.{digits}f}** |"
+    return text + (f" {peer:,.{digits}f} |" if peer is not None else " |")
+
+d, p = phases["driving"], phases["parked"]
+print(f"Measured: {d['seconds']:.0f} s of driving ({d['epochs']:.0f} receiver epochs, {d['locations']:.0f} location "
+      f"events) and {p['seconds']:.0f} s parked after the pause ({p['epochs']:.0f} epochs); scaled to 8 h and 16 h.")
+print()
+print("| a day | driving 8 h | parked 16 h | the day | the C libgps loop, the day |")
+print("|---|---:|---:|---:|---:|")
+print(row("CPU seconds", "cpu", digits=1))
+print(row("wake-ups (voluntary context switches)", "wakeups"))
+print(row("MB written to storage", "written", scale=1e6, digits=1))
+print(row("location events", "locations"))
+events = {phase: day(phase, "locations") for phase in hours}
+for line in open(sys.argv[2]):
+    # scripts/measure-air-bytes.sh: "air SINK BYTES_PER_EVENT [PARKED_BYTES_PER_HOUR]"
+    fields = line.split()
+    if len(fields) >= 3 and fields[0] == "air":
+        per_event = float(fields[2])
+        parked_hourly = float(fields[3]) if len(fields) > 3 else 0.0
+        driving = per_event * events["driving"] / 1e6
+        parked = (per_event * events["parked"] + parked_hourly * 16) / 1e6
+        print(f"| MB on the air, {fields[1]} ({per_event:.1f} bytes per event) | {driving:,.2f} | {parked:,.2f} | "
+              f"**{driving + parked:,.2f}** | |")
+PYTHON
