@@ -25,7 +25,9 @@
 #   scripts/measure-air-bytes.sh [COPIES] [UPLINKS]
 #   UPLINKS: any of http-gzip http-zstd http-identity http-zstd-LEVEL http-gzip-LEVEL traccar owntracks
 #            (default: http-gzip http-zstd traccar owntracks)
-#   DEFERRED='timeout = "10m"' adds lines to [deferred]; LOG=FILE another receiver log.
+#   DEFERRED='timeout = "10m"' adds lines to [deferred]; LOG=FILE another receiver log; IDLE=SECONDS keeps the
+#   agent and the capture on that long after the drain and says what went meanwhile (an idle connection's TCP
+#   keepalive probes, MQTT's PINGREQ), left out of the table's figures.
 # Needs root or user namespaces (unshare -n), tcpdump, mosquitto, gpsd.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -126,7 +128,8 @@ TOML
         [ "${cursor:-0}" -ge "$last" ] && break
         sleep 0.1
     done
-    sleep 1
+    drained=$(date +%s.%N)
+    sleep "${IDLE:-1}"
     read -r utime stime < <(awk '{print $14, $15}' "/proc/$agent/stat")
     kill -INT "$capture"; wait "$capture" 2>/dev/null || true
     kill -INT "$agent"; wait "$agent" 2>/dev/null || true
@@ -134,16 +137,19 @@ TOML
     as_link off
     [[ $uplink == http-* && -z "${levels_spool:-}" ]] && levels_spool=$spool
     pids=()
-    python3 - "$dir/capture.pcap" "$port" "$uplink" "$locations" "$utime" "$stime" "$(getconf CLK_TCK)" <<'PY'
+    python3 - "$dir/capture.pcap" "$port" "$uplink" "$locations" "$utime" "$stime" "$(getconf CLK_TCK)" \
+        "$drained" "${IDLE:-}" <<'PY'
 import struct, sys
 path, port, uplink = sys.argv[1], int(sys.argv[2]), sys.argv[3]
 locations, utime, stime, tck = int(sys.argv[4]), int(sys.argv[5]), int(sys.argv[6]), int(sys.argv[7])
+drained, idle = float(sys.argv[8]) + 0.5, sys.argv[9]
+idle_packets = idle_bytes = 0
 data = open(path, "rb").read()
 endian = "<" if data[:4] == b"\xd4\xc3\xb2\xa1" else ">"
 offset, app, ip, requests, syns, handshake, pure_ack = 24, 0, 0, 0, [], 0, 0
 connections = {}
 while offset + 16 <= len(data):
-    _, _, caplen, _ = struct.unpack(endian + "IIII", data[offset:offset + 16])
+    seconds, micros, caplen, _ = struct.unpack(endian + "IIII", data[offset:offset + 16])
     packet = data[offset + 16:offset + 16 + caplen]
     offset += 16 + caplen
     header = packet[14:]  # the loopback's Ethernet header is not on the air
@@ -153,6 +159,10 @@ while offset + 16 <= len(data):
     source, destination = struct.unpack("!HH", tcp[:4])
     flags = tcp[13]
     payload = total - ihl - (tcp[12] >> 4) * 4
+    if idle and seconds + micros / 1e6 > drained:
+        idle_packets += 1
+        idle_bytes += total
+        continue
     app += payload
     ip += total
     client = source if destination == port else destination
@@ -173,6 +183,8 @@ live = ip + extra
 shown = str(requests) if requests else "-"
 print(f"{uplink:<16} {locations:9d} {shown:>8} {app / locations:9.1f} {ip / locations:9.1f} "
       f"{live / locations:9.1f} {live / locations * 28800 / 1000:12.0f} {(utime + stime) / tck * 1e6 / locations:11.1f}")
+if idle:
+    print(f"  idle {idle} s after the drain: {idle_packets} IP packets, {idle_bytes} bytes")
 PY
 done
 if [ -n "${levels_spool:-}" ]; then

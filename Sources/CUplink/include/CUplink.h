@@ -1,8 +1,8 @@
 // Waymark's view of libcurl (Debian's libcurl4-openssl-dev), zlib, zstd (libzstd-dev) and libmosquitto
-// (libmosquitto-dev), loaded
-// when a network sink first needs them rather than linked: libcurl brings some thirty libraries (OpenSSL, nghttp2,
-// Kerberos, LDAP, ...) that an agent without uplinks would otherwise map and relocate at every start. The headers
-// give the types; the functions come from dlopen(3) of the runtime libraries' sonames (loader.c, mosquitto.c).
+// (libmosquitto-dev), loaded when a network sink first needs them rather than linked: libcurl brings some thirty
+// libraries (OpenSSL, nghttp2, Kerberos, LDAP, ...) that an agent without uplinks would otherwise map and relocate
+// at every start. The headers give the types; the functions come from dlopen(3) of the runtime libraries' sonames
+// (loader.c, zstd.c, mosquitto.c).
 //
 // Swift cannot call variadic C functions (curl_easy_setopt, curl_easy_getinfo): the typed helpers do.
 #ifndef WAYMARK_CUPLINK_H

@@ -5,7 +5,8 @@ public enum ContentCoding: String, CaseIterable, Sendable, Equatable {
     case identity
     /// gzip (RFC 1952) through zlib: about a seventh of the JSON Lines at level 6.
     case gzip
-    /// zstd (RFC 8878) through libzstd: about a ninth at level 15.
+    /// zstd (RFC 8878) through libzstd: about a ninth at level 15; levels 1 to 19 only (the `--ultra` levels
+    /// pass the 8 MB window RFC 9659 allows HTTP).
     case zstd
 
     /// The level used when none is given: gzip's 6 (zlib's balance), and zstd's 15, past which zstd's higher

@@ -1,8 +1,8 @@
 import CUplink
 
-/// zstd (RFC 8878) through Debian's libzstd, for request bodies: a third smaller than gzip on JSON Lines of events
-/// at its higher levels, and `Content-Encoding: zstd` is a standard HTTP coding (RFC 9659) that a backend decodes
-/// with the zstd tools or library of its platform.
+/// zstd (RFC 8878) through Debian's libzstd, for request bodies: about a quarter fewer bytes than gzip on JSON Lines
+/// of events at level 15, and `Content-Encoding: zstd` is a standard HTTP coding that a backend decodes with the zstd
+/// tools or library of its platform. Levels 1 to 19 keep the window within the 8 MB that RFC 9659 allows HTTP.
 public enum Zstd {
     /// `bytes` as one zstd frame at `level` (1 fastest to 19 smallest; 3 is zstd's default), its size recorded.
     ///
