@@ -18,7 +18,8 @@
 #   8h day        live B/loc × 28,800: a day of 8 hours at one location a second
 #   cpu µs/loc    the agent's CPU (user + system) through the drain, start-up included, per location
 # Then scripts/measure-coding-levels.py prints, on the first batch uplink's spool, each coding and level's body bytes
-# and CPU per location (the agent's libraries and calls, timed apart from the rest).
+# and CPU per location (the agent's libraries and calls, timed apart from the rest); LEVELS=0 leaves that out, for a
+# script that reads only the first table.
 # Not counted: TLS (an https endpoint adds its handshake per connection and about 22-29 bytes per record), the
 # link layer below IP, DNS. A drive at one fix a second would have more locations per window than Regensburg's
 # one every 2 s.
@@ -187,7 +188,7 @@ if idle:
     print(f"  idle {idle} s after the drain: {idle_packets} IP packets, {idle_bytes} bytes")
 PY
 done
-if [ -n "${levels_spool:-}" ]; then
+if [ -n "${levels_spool:-}" ] && [ "${LEVELS:-1}" != 0 ]; then
     echo
     python3 scripts/measure-coding-levels.py "$levels_spool"
 fi
