@@ -59,8 +59,9 @@ let package = Package(
             providers: [.apt(["libsqlite3-dev"])]
         ),
         .target(name: "WaymarkStore", dependencies: ["WaymarkCore", "CSQLite", "WaymarkSystem"]),
-        // HTTP(S) and gzip for the uplinks: built on the headers of Debian's libcurl4-openssl-dev and zlib1g-dev,
-        // the libraries loaded with dlopen when a network sink first needs them, not linked (Sources/CUplink).
+        // HTTP(S), gzip and zstd for the uplinks: built on the headers of Debian's libcurl4-openssl-dev, zlib1g-dev
+        // and libzstd-dev, the libraries loaded with dlopen when a network sink first needs them, not linked
+        // (Sources/CUplink).
         .target(name: "CUplink"),
         .target(
             name: "WaymarkUplink",

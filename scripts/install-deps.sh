@@ -4,23 +4,24 @@
 # drive needs neither).
 # Idempotent; uses sudo when not root. Swift itself is expected on PATH (or in /opt/swift/usr/bin).
 set -euo pipefail
-# libcurl4-openssl-dev, zlib1g-dev and libmosquitto-dev: the headers the uplinks build on (the libraries themselves
-# are loaded only when a network sink is enabled); libsystemd-dev: sd-bus's header, for the beacon source (libsystemd
+# libcurl4-openssl-dev, zlib1g-dev, libzstd-dev and libmosquitto-dev: the headers the uplinks build on (the libraries
+# themselves are loaded only when a network sink is enabled; libzstd only for [sinks.http] content_encoding = "zstd"); libsystemd-dev: sd-bus's header, for the beacon source (libsystemd
 # is loaded only with [beacons] enabled).
 packages=(libgps-dev gpsd gpsd-clients python3-gps socat time libsqlite3-dev sqlite3 libcurl4-openssl-dev zlib1g-dev
-    libmosquitto-dev libsystemd-dev libxml2-utils binutils)
+    libzstd-dev libmosquitto-dev libsystemd-dev libxml2-utils binutils)
 # The tests also set a process's clock years off, as a board without a real-time clock boots (faketime), and
 # build, check, install and trace the Debian package (dpkg-dev, lintian, man-db, strace).
 # scripts/bench-live.sh builds its C peer client with the system's compiler.
 [ "${1:-}" = "--bench" ] && packages+=(gcc libc6-dev)
-# The uplinks' tests run a real MQTT broker and make its certificates (mosquitto, mosquitto-clients, openssl), and
+# The uplinks' tests run a real MQTT broker and make its certificates (mosquitto, mosquitto-clients, openssl), decode
+# zstd bodies as a backend would (zstd), and
 # build the OwnTracks Recorder (Tests/Tools/owntracks-recorder: gcc make pkg-config liblmdb-dev libconfig-dev
 # uuid-dev, with the libcurl and libmosquitto headers above) as the consumer behind it; the beacons' tests a D-Bus
 # bus with a BlueZ stand-in (dbus, python3-dbusmock) and btmon as the btsnoop oracle (bluez); the power-cut suite
 # builds LazyFS (Tests/Tools/lazyfs: cmake g++ libfuse3-dev libspdlog-dev libfmt-dev libtoml11-dev) and mounts it
 # (fuse3); the address file's oracle reads the OpenStreetMap extracts with osmium-tool, not with Waymark's reader.
 [ "${1:-}" = "--tests" ] && packages+=(faketime dpkg-dev lintian man-db strace prometheus-node-exporter python3-prometheus-client
-    mosquitto mosquitto-clients openssl gcc make pkg-config liblmdb-dev libconfig-dev uuid-dev dbus python3-dbusmock bluez
+    mosquitto mosquitto-clients openssl zstd gcc make pkg-config liblmdb-dev libconfig-dev uuid-dev dbus python3-dbusmock bluez
     cmake g++ libfuse3-dev fuse3 libspdlog-dev libfmt-dev libtoml11-dev osmium-tool)
 missing=()
 for package in "${packages[@]}"; do

@@ -35,7 +35,10 @@ import Testing
             fileName: "waymark.toml"
         )
         let http = configuration.httpSink
-        #expect(http.uplink.enabled && http.uplink.url == "https://fleet.example/batches" && !http.gzip)
+        #expect(
+            http.uplink.enabled && http.uplink.url == "https://fleet.example/batches"
+                && http.contentEncoding == .identity
+        )
         #expect(http.maxBatchBytes.bytes == 256 << 10 && http.uplink.timeout == .seconds(5))
         #expect(http.uplink.caFile == "/etc/waymark/ca.pem")
         #expect(http.uplink.delivery == .init(retryMin: .seconds(2), retryMax: .seconds(3600)))
@@ -51,6 +54,51 @@ import Testing
 }
 
 extension UplinkSettingsTests {
+    /// Issue 44: `content_encoding` and `compression_level` of `[sinks.http]`, and the older `gzip`.
+    @Test(
+        arguments: [
+            ("", "gzip", nil),
+            ("gzip = false", "identity", nil),
+            ("content_encoding = \"zstd\"", "zstd", nil),
+            ("content_encoding = \"zstd\"\ncompression_level = 19", "zstd", 19),
+            ("gzip = false\ncontent_encoding = \"gzip\"\ncompression_level = 9", "gzip", 9),
+            ("content_encoding = \"identity\"", "identity", nil),
+        ] as [(String, String, Int?)]
+    )
+    func theContentEncodingAndItsLevel(lines: String, coding: String, level: Int?) throws {
+        let configuration = try Configuration.parse(
+            "[sinks.http]\nenabled = true\nurl = \"https://fleet.example/b\"\n\(lines)\n",
+            fileName: "w.toml"
+        )
+        #expect(configuration.httpSink.contentEncoding.rawValue == coding)
+        #expect(configuration.httpSink.compressionLevel == level)
+    }
+
+    @Test(arguments: [
+        (
+            "content_encoding = \"br\"",
+            #"w.toml:2: [sinks.http] content_encoding = "br": must be "identity" or "gzip" or "zstd""#
+        ),
+        (
+            "compression_level = 12",
+            #"w.toml:2: [sinks.http] compression_level = 12: content_encoding "gzip" takes 1 to 9"#
+        ),
+        (
+            "content_encoding = \"identity\"\ncompression_level = 3",
+            #"w.toml:3: [sinks.http] compression_level = 3: content_encoding "identity" has no level"#
+        ),
+        (
+            "content_encoding = \"zstd\"\ncompression_level = 20",
+            #"w.toml:3: [sinks.http] compression_level = 20: must be"#
+        ),
+    ])
+    func aCodingOrLevelTheSinkCannotUseIsRefused(lines: String, message: String) {
+        let error = #expect(throws: ConfigurationError.self) {
+            try Configuration.parse("[sinks.http]\n\(lines)\n", fileName: "w.toml")
+        }
+        #expect(error?.description.hasPrefix(message) == true, "\(error?.description ?? "")")
+    }
+
     @Test(arguments: [("bus-7", "s7"), ("bus-0042", "42"), ("X", "X"), ("---", "wm")])
     func theTrackerIDIsTheDeviceIDsLastTwoLettersOrDigits(device: String, tid: String) {
         #expect(OwnTracksSinkSettings().tid(deviceID: device) == tid)

@@ -1,6 +1,8 @@
+import Foundation
 import Testing
 import WaymarkCore
 import WaymarkStore
+import WaymarkTestSupport
 
 @testable import WaymarkUplink
 
@@ -41,6 +43,30 @@ import WaymarkStore
         // The trailer: CRC-32 and the input's length modulo 2^32, little-endian.
         let length = compressed.suffix(4).enumerated().reduce(0) { $0 | Int($1.element) << (8 * $1.offset) }
         #expect(length == text.utf8.count)
+    }
+
+    /// Issue 44: a body coded zstd is one frame that Debian's `zstd` command reads back, byte for byte, at every
+    /// level the sink takes.
+    @Test(arguments: [1, 3, 15, 19])
+    func zstdIsWhatTheZstdCommandReads(level: Int) throws {
+        let text =
+            (1...300).map { #"{"type":"location","seq":\#($0),"lat":49.0\#($0 * 37 % 1000),"lon":12.0}"# }
+            .joined(separator: "\n") + "\n"
+        let coded = try ContentCoding.zstd.encode(Array(text.utf8), level: level)
+        #expect(coded.header == "Content-Encoding: zstd")
+        #expect(coded.body.starts(with: [0x28, 0xB5, 0x2F, 0xFD]))
+        #expect(coded.body.count < text.utf8.count / 5)
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("body.zst")
+        try Data(coded.body).write(to: file)
+        let decoded = try WaymarkBinary.run(["-d", "-q", "-c", file.path], executable: "/usr/bin/zstd")
+        #expect(decoded.status == 0 && decoded.stdout == text, "\(decoded.stderr)")
+    }
+
+    @Test func identityIsTheBodyAsItIs() throws {
+        let coded = try ContentCoding.identity.encode(Array("{}\n".utf8), level: 0)
+        #expect(coded.body == Array("{}\n".utf8) && coded.header == nil)
     }
 
     @Test(

@@ -111,6 +111,24 @@ struct UplinkDeliveryTests {
         """
     }
 
+    /// Drives `run` until `server` holds every window the drive closed, then stops the agent: what the agent
+    /// printed, the seq of the last window's end, and what the server received.
+    static func driveUntilEveryClosedWindow(
+        _ run: Run,
+        _ server: UplinkTestServer
+    ) throws -> (printed: [[String: Any]], lastWindowEnd: Int, received: [[String: Any]]) {
+        let agent = try run.drive()
+        let printed = try run.printed()
+        let lastWindowEnd = try #require(
+            printed.filter { $0["type"] as? String == "deferred_finished" }.compactMap { $0["seq"] as? Int }.max()
+        )
+        let received = try Self.waitForServer(server, seconds: 60, "every closed window") { received in
+            received.compactMap { ($0["event"] as? [String: Any])?["seq"] as? Int }.max() ?? 0 >= lastWindowEnd
+        }
+        #expect(agent.interrupt() == 0, "\(agent.stderr)")
+        return (printed, lastWindowEnd, received)
+    }
+
     /// Waits until `condition` holds of what the server received, at most `seconds`.
     static func waitForServer(
         _ server: UplinkTestServer,
@@ -264,15 +282,7 @@ struct UplinkDeliveryTests {
         let run = try Run(Self.batchSettings(url: server.batchURL) + "retry_max = \"200ms\"\n")
         // The 200th event is refused wherever it goes: its window is split until it is alone.
         try server.setFaults(#"[{"match": {"seq": 200}, "status": 422, "body": "no"}]"#)
-        let agent = try run.drive()
-        let printed = try run.printed()
-        let lastWindowEnd = try #require(
-            printed.filter { $0["type"] as? String == "deferred_finished" }.compactMap { $0["seq"] as? Int }.max()
-        )
-        let received = try Self.waitForServer(server, seconds: 60, "every closed window") { received in
-            received.compactMap { ($0["event"] as? [String: Any])?["seq"] as? Int }.max() ?? 0 >= lastWindowEnd
-        }
-        #expect(agent.interrupt() == 0, "\(agent.stderr)")
+        let (printed, lastWindowEnd, received) = try Self.driveUntilEveryClosedWindow(run, server)
         let batches = received.filter { $0["kind"] as? String == "batch" }
         let seqs = batches.compactMap { ($0["event"] as? [String: Any])?["seq"] as? Int }
         #expect(Set(seqs).count == seqs.count, "an event arrived twice")
@@ -295,6 +305,32 @@ struct UplinkDeliveryTests {
         #expect(restart.interrupt() == 0)
         let all = after.compactMap { ($0["event"] as? [String: Any])?["seq"] as? Int }
         #expect(Set(all).count == all.count, "an event arrived twice across the restart")
+    }
+
+    /// Issue 44: `content_encoding = "zstd"` at the highest level, decoded by the server with Debian's `zstd`
+    /// command, as a backend would with its own tools: every closed window arrives, each event as the agent printed
+    /// it, value for value.
+    @Test("Batch HTTP, zstd: every closed window decoded by the zstd command, each event as printed")
+    func batchWindowsInZstd() throws {
+        let server = try UplinkTestServer()
+        defer { server.stop() }
+        let run = try Run(
+            Self.batchSettings(url: server.batchURL) + "content_encoding = \"zstd\"\ncompression_level = 19\n"
+        )
+        let (printed, lastWindowEnd, received) = try Self.driveUntilEveryClosedWindow(run, server)
+        let batches = received.filter { $0["kind"] as? String == "batch" }
+        #expect(batches.allSatisfy { $0["encoding"] as? String == "zstd" && $0["device"] as? String == "bus-7" })
+        let events = batches.compactMap { $0["event"] as? [String: Any] }
+        let expected = printed.filter { ($0["seq"] as? Int ?? .max) <= lastWindowEnd }
+        #expect(events.count == expected.count)
+        for (event, printed) in zip(events, expected) {
+            #expect(NSDictionary(dictionary: event).isEqual(to: printed), "\(event) is not \(printed)")
+        }
+        // The bodies are zstd frames a ninth of the JSON Lines, or less.
+        let requests = Dictionary(grouping: batches) { "\($0["first_seq"] ?? 0)" }
+        let body = requests.values.compactMap { $0.first?["wire_bytes"] as? Int }.reduce(0, +)
+        let lines = expected.compactMap { try? JSONSerialization.data(withJSONObject: $0).count }.reduce(0, +)
+        #expect(body * 8 < lines, "\(body) bytes of zstd for about \(lines) of JSON")
     }
 
     @Test("The link down for a whole drive at 60x: the stall reported, then the backlog drained in order, nothing lost")

@@ -1,7 +1,8 @@
-// Waymark's view of libcurl (Debian's libcurl4-openssl-dev), zlib and libmosquitto (libmosquitto-dev), loaded
-// when a network sink first needs them rather than linked: libcurl brings some thirty libraries (OpenSSL, nghttp2,
-// Kerberos, LDAP, ...) that an agent without uplinks would otherwise map and relocate at every start. The headers
-// give the types; the functions come from dlopen(3) of the runtime libraries' sonames (loader.c, mosquitto.c).
+// Waymark's view of libcurl (Debian's libcurl4-openssl-dev), zlib, zstd (libzstd-dev) and libmosquitto
+// (libmosquitto-dev), loaded when a network sink first needs them rather than linked: libcurl brings some thirty
+// libraries (OpenSSL, nghttp2, Kerberos, LDAP, ...) that an agent without uplinks would otherwise map and relocate
+// at every start. The headers give the types; the functions come from dlopen(3) of the runtime libraries' sonames
+// (loader.c, zstd.c, mosquitto.c).
 //
 // Swift cannot call variadic C functions (curl_easy_setopt, curl_easy_getinfo): the typed helpers do.
 #ifndef WAYMARK_CUPLINK_H
@@ -12,6 +13,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <zlib.h>
+#include <zstd.h>
 
 /// Loads libcurl.so.4 and libz.so.1 once, and initializes libcurl; NULL when they are ready, else why not.
 /// Thread-safe.
@@ -51,6 +53,19 @@ void waymark_curl_wire_bytes(CURL *handle, long *sent, long *received);
 int waymark_gzip_init(z_streamp stream, int level);
 int waymark_gzip_deflate(z_streamp stream, int flush);
 int waymark_gzip_end(z_streamp stream);
+
+// zstd (zstd.c), for request bodies coded `Content-Encoding: zstd` (RFC 8878).
+
+/// Loads libzstd.so.1 once; NULL when it is ready, else why not. Thread-safe; needed only by a sink that codes its
+/// bodies with zstd, so a board without libzstd1 runs every other coding.
+const char *waymark_zstd_open(void);
+/// The most `ZSTD_compress` writes for `length` bytes of input.
+size_t waymark_zstd_bound(size_t length);
+/// One zstd frame of `length` bytes at `bytes`, at `level` (1 to 19), into `output` of `capacity` bytes: the
+/// frame's size, or an error code that waymark_zstd_is_error tells and waymark_zstd_error_name names.
+size_t waymark_zstd_compress(void *output, size_t capacity, const void *bytes, size_t length, int level);
+unsigned waymark_zstd_is_error(size_t code);
+const char *waymark_zstd_error_name(size_t code);
 
 // libmosquitto (mosquitto.c). Each call below but the first needs waymark_mosquitto_open() to have returned NULL.
 

@@ -76,6 +76,13 @@ struct SectionReader {
         }
     }
 
+    /// Records `message` as an issue on `key` when the file sets it, it was accepted, and `holds` is false: a rule
+    /// between keys, such as a level the chosen coding does not have.
+    mutating func require(_ key: String, _ holds: Bool, else message: String) {
+        guard !holds, table[key] != nil, !rejectedKeys.contains(key) else { return }
+        reject(key, message)
+    }
+
     /// Records an issue when the section lacks `key`, which `reason` needs: on the line of `reasonKey`, or of the
     /// section's first key.
     mutating func requirePresent(_ key: String, because reason: String, at reasonKey: String) {

@@ -73,8 +73,10 @@ public struct TraccarSinkSettings: Sendable, Equatable {
 /// "Uplinks").
 public struct HTTPSinkSettings: Sendable, Equatable {
     public var uplink = UplinkSettings()
-    /// Whether bodies are gzip-compressed (`gzip`).
-    public var gzip = true
+    /// How bodies are coded (`content_encoding`; the older `gzip = false` is `identity`).
+    public var contentEncoding = ContentCoding.gzip
+    /// The coding's level (`compression_level`); nil is the coding's ``ContentCoding/defaultLevel``.
+    public var compressionLevel: Int?
     /// The most one request's body carries before compression (`max_batch_bytes`); a larger window is split.
     public var maxBatchBytes = ByteCount(bytes: 1 << 20)
 
@@ -82,7 +84,21 @@ public struct HTTPSinkSettings: Sendable, Equatable {
 
     mutating func read(from section: inout SectionReader) {
         uplink.read(from: &section, defaultPort: nil)
+        var gzip = true
         section.read("gzip", .boolean, into: &gzip)
+        contentEncoding = gzip ? .gzip : .identity
+        section.read("content_encoding", .oneOf, into: &contentEncoding)
+        section.read("compression_level", .integer(in: 1...19), into: &compressionLevel)
+        if let level = compressionLevel {
+            let levels = contentEncoding.levels
+            section.require(
+                "compression_level",
+                levels.contains(level),
+                else: contentEncoding == .identity
+                    ? "content_encoding \"identity\" has no level"
+                    : "content_encoding \"\(contentEncoding.rawValue)\" takes \(levels.lowerBound) to \(levels.upperBound)"
+            )
+        }
         section.read(
             "max_batch_bytes",
             .size(in: ByteCount(bytes: 1 << 10)...ByteCount(bytes: 64 << 20)),

@@ -164,7 +164,8 @@ extension Storage {
             return BatchTransport(
                 url: settings.uplink.url,
                 deviceID: device,
-                gzip: settings.gzip,
+                coding: settings.contentEncoding,
+                level: settings.compressionLevel,
                 maxBatchBytes: Int(settings.maxBatchBytes.bytes),
                 client: try HTTPClient(settings: settings.uplink.client)
             )

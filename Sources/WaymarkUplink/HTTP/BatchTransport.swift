@@ -1,9 +1,9 @@
 import WaymarkCore
 import WaymarkStore
 
-/// Batches of events POSTed as JSON Lines (`application/x-ndjson`, gzip when asked) to the fleet's own endpoint:
-/// one request per closed deferral window (its events through its `deferred_finished`), split at
-/// `maxBatchBytes`.
+/// Batches of events POSTed as JSON Lines (`application/x-ndjson`, coded as asked: gzip, zstd or not at all) to the
+/// fleet's own endpoint: one request per closed deferral window (its events through its `deferred_finished`), split
+/// at `maxBatchBytes`.
 ///
 /// Each request names the board and its first and last `seq` in headers (`Waymark-Device`, `Waymark-First-Seq`,
 /// `Waymark-Last-Seq`), and `Idempotency-Key: DEVICE:FIRST-LAST`, so that a receiver removes a batch sent twice
@@ -12,14 +12,24 @@ public final class BatchTransport: UplinkTransport {
     public let name = "http"
     private let url: String
     private let deviceID: String
-    private let gzip: Bool
+    private let coding: ContentCoding
+    private let level: Int
     private let maxBatchBytes: Int
     private let client: HTTPClient
 
-    public init(url: String, deviceID: String, gzip: Bool, maxBatchBytes: Int, client: HTTPClient) {
+    /// `level` is the coding's (``ContentCoding/levels``); nil takes its ``ContentCoding/defaultLevel``.
+    public init(
+        url: String,
+        deviceID: String,
+        coding: ContentCoding,
+        level: Int? = nil,
+        maxBatchBytes: Int,
+        client: HTTPClient
+    ) {
         self.url = url
         self.deviceID = deviceID
-        self.gzip = gzip
+        self.coding = coding
+        self.level = level ?? coding.defaultLevel
         self.maxBatchBytes = maxBatchBytes
         self.client = client
     }
@@ -41,17 +51,16 @@ public final class BatchTransport: UplinkTransport {
             "Content-Type: application/x-ndjson", "Waymark-Device: \(deviceID)", "Waymark-First-Seq: \(first.seq)",
             "Waymark-Last-Seq: \(last.seq)", "Idempotency-Key: \(deviceID):\(first.seq)-\(last.seq)",
         ]
-        if gzip {
-            do {
-                body = try Gzip.compress(body)
-                headers.append("Content-Encoding: gzip")
-            } catch {
-                return UplinkAttempt(
-                    sent: batch.count,
-                    answer: .temporary(reason: "\(error)", retryAfter: nil),
-                    wireBytes: 0
-                )
-            }
+        do {
+            let coded = try coding.encode(body, level: level)
+            body = coded.body
+            if let header = coded.header { headers.append(header) }
+        } catch {
+            return UplinkAttempt(
+                sent: batch.count,
+                answer: .temporary(reason: "\(error)", retryAfter: nil),
+                wireBytes: 0
+            )
         }
         return client.attempt(url: url, headers: headers, body: body, sent: batch.count, wallClock: wallClock)
     }

@@ -3,7 +3,8 @@
 
 - ``GET /`` or ``POST /``: Traccar's OsmAnd protocol, decoded as Traccar's
   ``src/main/java/org/traccar/protocol/OsmAndProtocolDecoder.java`` (``decodeQuery``) does.
-- ``POST /batch``: JSON Lines batches, optionally gzip-encoded.
+- ``POST /batch``: JSON Lines batches, as they are or coded ``Content-Encoding: gzip`` (Python's gzip) or ``zstd``
+  (the ``zstd`` command of Debian's zstd package: a backend's own tool, not Waymark's code).
 - ``POST /_control`` scripts faults; ``GET /_control`` reports counters.
 
 Each accepted item is appended to ``--log`` as one JSON line, before the answer is sent, so that a client that
@@ -21,6 +22,7 @@ import os
 import re
 import signal
 import socket
+import subprocess
 import struct
 import sys
 import threading
@@ -326,13 +328,18 @@ def _strict_json(text):
     return json.loads(text, parse_constant=refuse)
 
 
-def decode_batch_body(body, gzipped):
-    """The events of a batch body, or raises BadRequest."""
-    if gzipped:
+def decode_batch_body(body, encoding):
+    """The events of a batch body coded with ``encoding`` (its Content-Encoding), or raises BadRequest."""
+    if encoding == "gzip":
         try:
             body = gzip.decompress(body)
         except (OSError, EOFError, zlib.error) as error:
             raise BadRequest(f"bad gzip body: {error}") from None
+    elif encoding == "zstd":
+        decoded = subprocess.run(["zstd", "-d", "-q", "-c"], input=body, capture_output=True)
+        if decoded.returncode != 0:
+            raise BadRequest(f"bad zstd body: {decoded.stderr.decode(errors='replace').strip()}")
+        body = decoded.stdout
     try:
         text = body.decode("utf-8")
     except UnicodeDecodeError as error:
@@ -357,10 +364,10 @@ def decode_batch_body(body, gzipped):
     return events
 
 
-def batch_seqs(body, gzipped):
+def batch_seqs(body, encoding):
     """The seqs a batch body holds, for fault matching; empty when the body is bad."""
     try:
-        return {event["seq"] for event in decode_batch_body(body, gzipped)}
+        return {event["seq"] for event in decode_batch_body(body, encoding)}
     except BadRequest:
         return set()
 
@@ -587,10 +594,10 @@ class Handler(http.server.BaseHTTPRequestHandler):
             self.control(body)
             return
 
-        gzipped = (self.headers.get("Content-Encoding") or "").strip().lower() == "gzip"
+        encoding = (self.headers.get("Content-Encoding") or "identity").strip().lower()
         seqs = set()
         if path == "/batch":
-            seqs = batch_seqs(body, gzipped)
+            seqs = batch_seqs(body, encoding)
         elif path == "/":
             try:
                 seqs = {java_double(value) for value in osmand_params(self.path, body).get("seq", [])}
@@ -627,13 +634,12 @@ class Handler(http.server.BaseHTTPRequestHandler):
             self.note(200, f"osmand {record['device']}")
             self.answer(200)
         elif path == "/batch" and self.command == "POST":
-            self.batch(body, gzipped)
+            self.batch(body, encoding)
         else:
             raise BadRequest("not found", 404)
 
-    def batch(self, body, gzipped):
-        encoding = (self.headers.get("Content-Encoding") or "identity").strip().lower()
-        if encoding not in ("gzip", "identity"):
+    def batch(self, body, encoding):
+        if encoding not in ("gzip", "zstd", "identity"):
             raise BadRequest(f"unsupported Content-Encoding {encoding!r}", 415)
         media = (self.headers.get("Content-Type") or "").split(";")[0].strip().lower()
         if media != "application/x-ndjson":
@@ -646,12 +652,13 @@ class Handler(http.server.BaseHTTPRequestHandler):
             first, last = int(first.strip()), int(last.strip())
         except ValueError:
             raise BadRequest("Waymark-First-Seq and Waymark-Last-Seq must be integers") from None
-        events = decode_batch_body(body, gzipped)
+        events = decode_batch_body(body, encoding)
         if events[0]["seq"] != first or events[-1]["seq"] != last:
             raise BadRequest(
                 f"seq {events[0]['seq']}..{events[-1]['seq']} does not match the headers {first}..{last}"
             )
-        common = {"kind": "batch", "device": device, "first_seq": first, "last_seq": last, "gzip": gzipped,
+        common = {"kind": "batch", "device": device, "first_seq": first, "last_seq": last, "gzip": encoding == "gzip",
+                  "encoding": encoding,
                   "at": time.monotonic()}
         self.server.state.append(
             [{**common, "wire_bytes": len(body), "event": e, "connection": self.connection_id} for e in events]
