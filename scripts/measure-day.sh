@@ -5,12 +5,14 @@
 # build with its default configuration and the batch HTTP sink to a loopback backend; the C libgps loop beside it
 # on the same gpsd) and scales each phase's rates to its hours: CPU seconds, wake-ups (voluntary context
 # switches), bytes written to storage, location events, and bytes on the air per uplink from
-# scripts/measure-air-bytes.sh (per location event, headers and answers included, times the day's events).
+# scripts/measure-air-bytes.sh (per location event with TCP/IP, headers and answers, times the day's events; and
+# parked, what each uplink sends over 120 s idle: MQTT's keep-alive, scaled to 16 h).
 # Prints the table docs/performance.md shows.
 #
 #   scripts/measure-day.sh [WINDOW_SECONDS]      (default 300: each phase is sampled that long; about
-#                                                 2 x WINDOW + 6 min in all, the agent's 5 min pause_after)
-# Environment: WAYMARK_AIR=0 leaves out the bytes on the air (their script takes a few minutes more).
+#                                                 2 x WINDOW + 6 min in all, the agent's 5 min pause_after;
+#                                                 and about 15 min for the bytes on the air)
+# Environment: WAYMARK_AIR=0 leaves out the bytes on the air.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$PATH:/opt/swift/usr/bin"
@@ -27,7 +29,9 @@ export WAYMARK_BINARY WAYMARK_MEASURE_DAY=1 WAYMARK_WINDOW=$window WAYMARK_PEER=
 swift test --skip-build --filter DayMeasurement 2>&1 | tee "$work/day.txt" | grep -E "^phase|^backend|✘" >&2
 grep -q "^phase parked" "$work/day.txt" || { echo "measure-day: the measurement did not finish" >&2; exit 1; }
 : >"$work/air.txt"
-if [ "${WAYMARK_AIR:-1}" != 0 ]; then scripts/measure-air-bytes.sh >"$work/air.txt"; fi
+if [ "${WAYMARK_AIR:-1}" != 0 ]; then
+    LEVELS=0 IDLE=120 scripts/measure-air-bytes.sh 1 "http-gzip http-zstd traccar owntracks" >"$work/air.txt"
+fi
 
 python3 - "$work/day.txt" "$work/air.txt" <<'PYTHON'
 import re, sys
@@ -60,14 +64,18 @@ print(row("wake-ups (voluntary context switches)", "wakeups"))
 print(row("MB written to storage", "written", scale=1e6, digits=1))
 print(row("location events", "locations"))
 events = {phase: day(phase, "locations") for phase in hours}
+# scripts/measure-air-bytes.sh: a row per uplink (uplink, locations, requests, app, ip and live bytes per
+# location, ...), then "  idle 120 s after the drain: P IP packets, B bytes".
+uplink = None
 for line in open(sys.argv[2]):
-    # scripts/measure-air-bytes.sh: "air SINK BYTES_PER_EVENT [PARKED_BYTES_PER_HOUR]"
     fields = line.split()
-    if len(fields) >= 3 and fields[0] == "air":
-        per_event = float(fields[2])
-        parked_hourly = float(fields[3]) if len(fields) > 3 else 0.0
+    if len(fields) >= 6 and fields[1].isdigit():
+        uplink, per_event = fields[0], float(fields[5])
+    elif uplink and line.strip().startswith("idle "):
+        seconds, idle_bytes = float(fields[1]), float(fields[-2])
         driving = per_event * events["driving"] / 1e6
-        parked = (per_event * events["parked"] + parked_hourly * 16) / 1e6
-        print(f"| MB on the air, {fields[1]} ({per_event:.1f} bytes per event) | {driving:,.2f} | {parked:,.2f} | "
+        parked = (per_event * events["parked"] + idle_bytes / seconds * hours["parked"] * 3600) / 1e6
+        print(f"| MB on the air, {uplink} ({per_event:.1f} bytes a location) | {driving:,.2f} | {parked:,.2f} | "
               f"**{driving + parked:,.2f}** | |")
+        uplink = None
 PYTHON
