@@ -154,8 +154,8 @@ for sink in $sinks; do
     mkdir -p "$dir"
     case $sink in
         traccar) section="[sinks.traccar]"; url="http://127.0.0.1:$port/"; extra="" ;;
-        http) section="[sinks.http]"; url="http://127.0.0.1:$port/batch"; extra="gzip = true" ;;
-        http-plain) section="[sinks.http]"; url="http://127.0.0.1:$port/batch"; extra="gzip = false" ;;
+        http) section="[sinks.http]"; url="http://127.0.0.1:$port/batch"; extra='content_encoding = "gzip"' ;;
+        http-plain) section="[sinks.http]"; url="http://127.0.0.1:$port/batch"; extra='content_encoding = "identity"' ;;
         # Unpaced: what the sink costs; the broker here queues without limit (`recorder` measures the default pace).
         owntracks) section="[sinks.owntracks]"; url=""
             extra=$(printf 'host = "127.0.0.1"\nport = %s\ndrain_rate = 0' "$broker_port") ;;

@@ -61,7 +61,8 @@ extension UplinkSettingsTests {
             ("gzip = false", "identity", nil),
             ("content_encoding = \"zstd\"", "zstd", nil),
             ("content_encoding = \"zstd\"\ncompression_level = 19", "zstd", 19),
-            ("gzip = false\ncontent_encoding = \"gzip\"\ncompression_level = 9", "gzip", 9),
+            ("gzip = true\ncontent_encoding = \"gzip\"\ncompression_level = 9", "gzip", 9),
+            ("gzip = false\ncontent_encoding = \"identity\"", "identity", nil),
             ("content_encoding = \"identity\"", "identity", nil),
         ] as [(String, String, Int?)]
     )
@@ -88,6 +89,18 @@ extension UplinkSettingsTests {
             #"w.toml:3: [sinks.http] compression_level = 3: content_encoding "identity" has no level"#
         ),
         (
+            "gzip = false\ncontent_encoding = \"zstd\"",
+            #"w.toml:3: [sinks.http] content_encoding = "zstd": "zstd" disagrees with gzip = false: set content_encoding only"#
+        ),
+        (
+            "gzip = true\ncontent_encoding = \"identity\"",
+            #"w.toml:3: [sinks.http] content_encoding = "identity": "identity" disagrees with gzip = true"#
+        ),
+        (
+            "gzip = false\ncompression_level = 3",
+            #"w.toml:3: [sinks.http] compression_level = 3: gzip = false sends bodies as they are: no level"#
+        ),
+        (
             "content_encoding = \"zstd\"\ncompression_level = 20",
             #"w.toml:3: [sinks.http] compression_level = 20: must be"#
         ),
@@ -97,6 +110,16 @@ extension UplinkSettingsTests {
             try Configuration.parse("[sinks.http]\n\(lines)\n", fileName: "w.toml")
         }
         #expect(error?.description.hasPrefix(message) == true, "\(error?.description ?? "")")
+    }
+
+    @Test func aRefusedCodingsLevelIsNotJudgedAgainstTheDefaultCoding() {
+        let error = #expect(throws: ConfigurationError.self) {
+            try Configuration.parse(
+                "[sinks.http]\ncontent_encoding = \"br\"\ncompression_level = 12\n",
+                fileName: "w.toml"
+            )
+        }
+        #expect(error?.issues.map(\.key) == ["content_encoding"], "\(error?.description ?? "")")
     }
 
     @Test(arguments: [("bus-7", "s7"), ("bus-0042", "42"), ("X", "X"), ("---", "wm")])

@@ -105,7 +105,6 @@ struct UplinkDeliveryTests {
         [sinks.http]
         enabled = true
         url = "\(url)"
-        gzip = true
         retry_min = "100ms"
 
         """

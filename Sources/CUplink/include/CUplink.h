@@ -54,15 +54,16 @@ int waymark_gzip_init(z_streamp stream, int level);
 int waymark_gzip_deflate(z_streamp stream, int flush);
 int waymark_gzip_end(z_streamp stream);
 
-// zstd (zstd.c), for request bodies coded `Content-Encoding: zstd` (RFC 8878).
+// zstd (zstd.c), for request bodies coded `Content-Encoding: zstd` (RFC 8878). Each call below but the first needs
+// waymark_zstd_open() to have returned NULL.
 
 /// Loads libzstd.so.1 once; NULL when it is ready, else why not. Thread-safe; needed only by a sink that codes its
 /// bodies with zstd, so a board without libzstd1 runs every other coding.
 const char *waymark_zstd_open(void);
 /// The most `ZSTD_compress` writes for `length` bytes of input.
 size_t waymark_zstd_bound(size_t length);
-/// One zstd frame of `length` bytes at `bytes`, at `level` (1 to 19), into `output` of `capacity` bytes: the
-/// frame's size, or an error code that waymark_zstd_is_error tells and waymark_zstd_error_name names.
+/// One zstd frame of `length` bytes at `bytes`, at `level` (1 to 19) with a 64 KB window and capped tables (about
+/// 1.1 MB of memory whatever the level and the length), into `output` of `capacity` bytes: the frame's size, or an error code that waymark_zstd_is_error tells and waymark_zstd_error_name names.
 size_t waymark_zstd_compress(void *output, size_t capacity, const void *bytes, size_t length, int level);
 unsigned waymark_zstd_is_error(size_t code);
 const char *waymark_zstd_error_name(size_t code);

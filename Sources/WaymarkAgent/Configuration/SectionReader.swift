@@ -76,6 +76,12 @@ struct SectionReader {
         }
     }
 
+    /// Whether the file sets `key`, whatever its value.
+    func has(_ key: String) -> Bool { table[key] != nil }
+
+    /// Whether the file sets `key` and its value was accepted.
+    func accepted(_ key: String) -> Bool { has(key) && !rejectedKeys.contains(key) }
+
     /// Records `message` as an issue on `key` when the file sets it, it was accepted, and `holds` is false: a rule
     /// between keys, such as a level the chosen coding does not have.
     mutating func require(_ key: String, _ holds: Bool, else message: String) {

@@ -86,17 +86,25 @@ public struct HTTPSinkSettings: Sendable, Equatable {
         uplink.read(from: &section, defaultPort: nil)
         var gzip = true
         section.read("gzip", .boolean, into: &gzip)
-        contentEncoding = gzip ? .gzip : .identity
+        let named = gzip ? ContentCoding.gzip : .identity
+        contentEncoding = named
         section.read("content_encoding", .oneOf, into: &contentEncoding)
+        section.require(
+            "content_encoding",
+            !section.accepted("gzip") || contentEncoding == named,
+            else: "\"\(contentEncoding.rawValue)\" disagrees with gzip = \(gzip): set content_encoding only"
+        )
         section.read("compression_level", .integer(in: 1...19), into: &compressionLevel)
-        if let level = compressionLevel {
+        if let level = compressionLevel, !section.has("content_encoding") || section.accepted("content_encoding") {
             let levels = contentEncoding.levels
+            let named = "content_encoding \"\(contentEncoding.rawValue)\""
             section.require(
                 "compression_level",
                 levels.contains(level),
-                else: contentEncoding == .identity
-                    ? "content_encoding \"identity\" has no level"
-                    : "content_encoding \"\(contentEncoding.rawValue)\" takes \(levels.lowerBound) to \(levels.upperBound)"
+                else: contentEncoding != .identity
+                    ? "\(named) takes \(levels.lowerBound) to \(levels.upperBound)"
+                    : section.accepted("content_encoding")
+                        ? "\(named) has no level" : "gzip = false sends bodies as they are: no level"
             )
         }
         section.read(

@@ -17,7 +17,8 @@ public final class BatchTransport: UplinkTransport {
     private let maxBatchBytes: Int
     private let client: HTTPClient
 
-    /// `level` is the coding's (``ContentCoding/levels``); nil takes its ``ContentCoding/defaultLevel``.
+    /// `level` is one of the coding's ``ContentCoding/levels`` (the configuration checks it); nil takes its
+    /// ``ContentCoding/defaultLevel``.
     public init(
         url: String,
         deviceID: String,
@@ -30,6 +31,7 @@ public final class BatchTransport: UplinkTransport {
         self.deviceID = deviceID
         self.coding = coding
         self.level = level ?? coding.defaultLevel
+        precondition(coding.levels.contains(self.level), "\(coding.rawValue) takes levels \(coding.levels)")
         self.maxBatchBytes = maxBatchBytes
         self.client = client
     }

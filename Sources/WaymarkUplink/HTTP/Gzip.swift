@@ -1,6 +1,6 @@
 import CUplink
 
-/// gzip (RFC 1952) through zlib, for request bodies: JSON Lines of events shrink about tenfold on a metered link.
+/// gzip (RFC 1952) through zlib, for request bodies: JSON Lines of events shrink to about a seventh on a metered link.
 public enum Gzip {
     /// `bytes` compressed at `level` (1 fastest to 9 smallest; 6 is zlib's balance).
     ///

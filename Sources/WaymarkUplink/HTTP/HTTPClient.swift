@@ -169,7 +169,9 @@ public final class HTTPClient {
         return String(decoding: value, as: UTF8.self)
     }
 
+    /// Whole milliseconds, rounded up: libcurl reads 0 as no limit, and a timeout under 1 ms must still end.
     private static func milliseconds(_ duration: Duration) -> Int {
-        Int(duration.components.seconds) * 1000 + Int(duration.components.attoseconds / 1_000_000_000_000_000)
+        let (whole, rest) = duration.components.attoseconds.quotientAndRemainder(dividingBy: 1_000_000_000_000_000)
+        return Int(duration.components.seconds) * 1000 + Int(whole) + (rest > 0 ? 1 : 0)
     }
 }
