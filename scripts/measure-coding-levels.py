@@ -11,7 +11,8 @@ lines' fields in two other orders (constant and slowly changing fields first, or
 not a change: every value stays in the agent's lines.
 
 The bodies are coded by the very libraries and calls the agent makes (CUplink): zlib's deflate with gzip's framing
-(libz.so.1, deflateInit2 with 15 + 16 window bits, memory level 8) and ZSTD_compress (libzstd.so.1), loaded with
+(libz.so.1, deflateInit2 with 15 + 16 window bits, memory level 8) and ZSTD_compress2 with the agent's capped
+window and tables (libzstd.so.1), loaded with
 ctypes; the CPU is this process's (time.process_time) over ROUNDS passes (default 5), the median pass, divided by
 the locations. Bytes are the bodies only (no headers: scripts/measure-air-bytes.sh measures those).
 """
@@ -40,14 +41,25 @@ if current:
 zstd = ctypes.CDLL("libzstd.so.1")
 zstd.ZSTD_compressBound.restype = ctypes.c_size_t
 zstd.ZSTD_compressBound.argtypes = [ctypes.c_size_t]
-zstd.ZSTD_compress.restype = ctypes.c_size_t
-zstd.ZSTD_compress.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_char_p, ctypes.c_size_t, ctypes.c_int]
+zstd.ZSTD_createCCtx.restype = ctypes.c_void_p
+zstd.ZSTD_freeCCtx.argtypes = [ctypes.c_void_p]
+zstd.ZSTD_CCtx_setParameter.restype = ctypes.c_size_t
+zstd.ZSTD_CCtx_setParameter.argtypes = [ctypes.c_void_p, ctypes.c_int, ctypes.c_int]
+zstd.ZSTD_compress2.restype = ctypes.c_size_t
+zstd.ZSTD_compress2.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_size_t, ctypes.c_char_p, ctypes.c_size_t]
 zstd.ZSTD_isError.argtypes = [ctypes.c_size_t]
 output = ctypes.create_string_buffer(zstd.ZSTD_compressBound(max(map(len, windows))))
+# As Sources/CUplink/zstd.c: the level, then a 64 KB window, 2^15 hash and 2^16 chain entries (zstd.h's
+# ZSTD_c_compressionLevel 100, ZSTD_c_windowLog 101, ZSTD_c_hashLog 102, ZSTD_c_chainLog 103).
+ZSTD_PARAMETERS = ((101, 16), (102, 15), (103, 16))
 
 
 def zstd_size(body, level):
-    written = zstd.ZSTD_compress(output, len(output), body, len(body), level)
+    context = zstd.ZSTD_createCCtx()
+    for parameter, value in ((100, level),) + ZSTD_PARAMETERS:
+        assert not zstd.ZSTD_isError(zstd.ZSTD_CCtx_setParameter(context, parameter, value))
+    written = zstd.ZSTD_compress2(context, output, len(output), body, len(body))
+    zstd.ZSTD_freeCCtx(context)
     assert not zstd.ZSTD_isError(written)
     return written
 
