@@ -145,21 +145,7 @@ PYTHON
     ) || die "-x needs $log.chk (gpsd's regression output) for the receiver's pace"
     rate=$(python3 -c "print(round($rate * $speedup, 2))")
     # Writes the feed in slices every 10 ms, so gpsd reads RATE lines per second.
-    cat >"$work/pace.py" <<'PYTHON'
-import sys, time
-rate, path = float(sys.argv[1]), sys.argv[2]
-lines = open(path, "rb").readlines()
-start = time.monotonic()
-index = 0
-while index < len(lines):
-    due = int((time.monotonic() - start) * rate) + 1
-    if due > index:
-        sys.stdout.buffer.write(b"".join(lines[index:due]))
-        sys.stdout.buffer.flush()
-        index = due
-    time.sleep(0.01)
-PYTHON
-    feed="exec python3 $work/pace.py $rate $work/feed.log"
+    feed="exec python3 $PWD/scripts/bench/pace-feed.py $rate $work/feed.log"
     pace="paced at ${speedup}x the receiver ($rate lines/s)"
     timeout=${TIMEOUT:-$(python3 -c "print(int($feed_lines / $rate) + 60)")}
 else

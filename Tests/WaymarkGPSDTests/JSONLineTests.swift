@@ -24,6 +24,20 @@ import WaymarkTestSupport
         #expect(Self.isComplete(text) == complete, "\(text)")
     }
 
+    /// The live check: strings closed, braces and brackets balanced outside them, an object first.
+    @Test(
+        "balanced lines, and lines cut short",
+        arguments: [
+            (#"{"class":"TPV","mode":3}"#, true), (#" {"a":[1,{"b":"}"}]}\#r"#, true), (#"{"a":"x\"y\\"}"#, true),
+            (#"{"a":1}{"b":2}"#, true), ("", false), ("   ", false), (#"[1,2]"#, false), (#"{"a":1"#, false),
+            (#"{"a":"1}"#, false), (#"{"a":1}}"#, false), (#"{"a":"x\"}"#, false), (#"{"a":"x\"#, false),
+            (#"{"a":[1,"#, false),
+        ]
+    )
+    func balanced(_ text: String, _ balanced: Bool) {
+        #expect(Array(text.utf8).withUnsafeBufferPointer(JSONLine.isBalanced) == balanced, "\(text)")
+    }
+
     /// Found by `scripts/fuzz.sh gpsd-libgps` and `raw-log`: libgps 3.22's `gps_unpack` never returns for some
     /// objects of balanced braces, so such a line must not reach it (a replay of one hung for good).
     @Test(
@@ -75,9 +89,12 @@ import WaymarkTestSupport
                     bytes.withUnsafeBufferPointer(JSONLine.isComplete),
                     "\(capture): \(String(decoding: bytes, as: UTF8.self))"
                 )
-                // Cut anywhere before its last byte, it is not (a closing brace is always last).
+                #expect(bytes.withUnsafeBufferPointer(JSONLine.isBalanced), "\(capture)")
+                // Cut anywhere before its last byte, it is neither (a closing brace is always last).
                 for cut in stride(from: 1, to: bytes.count - 1, by: max(1, bytes.count / 40)) {
-                    #expect(!Array(bytes[..<cut]).withUnsafeBufferPointer(JSONLine.isComplete), "\(capture): \(cut)")
+                    let cutShort = Array(bytes[..<cut])
+                    #expect(!cutShort.withUnsafeBufferPointer(JSONLine.isComplete), "\(capture): \(cut)")
+                    #expect(!cutShort.withUnsafeBufferPointer(JSONLine.isBalanced), "\(capture): \(cut)")
                 }
                 messages += 1
             }

@@ -43,12 +43,13 @@ final class GPSDData {
         return decode(line)
     }
 
-    /// Decodes the message `gps_read` just read into ``message``.
+    /// Decodes the message `gps_read` just read (and libgps unpacked) into ``message``: its braces are checked
+    /// for balance only (``JSONLine/isBalanced(_:)``), the text being gpsd's own.
     func decodeLastRead() -> GPSDMessage {
         let raw = UnsafeRawBufferPointer(message)
         let length = strnlen(message.baseAddress!, message.count)
         let line = UnsafeBufferPointer(rebasing: raw.bindMemory(to: UInt8.self)[..<length])
-        guard JSONLine.isComplete(line) else { return .unparsable }
+        guard JSONLine.isBalanced(line) else { return .unparsable }
         return decode(line)
     }
 

@@ -100,6 +100,68 @@ enum JSONLine {
         return sawObject && expected == .object
     }
 
+    /// True when `line` starts with `{` (whitespace aside), its strings are closed and its braces and brackets
+    /// balance outside them: what a live connection checks of the line `gps_read` has just unpacked.
+    ///
+    /// The text is gpsd's own output and libgps has parsed it already, so ``isComplete(_:)``'s check of the
+    /// structure protects nothing there; this catches a line cut short (a message longer than libgps's buffer)
+    /// for 7.8 instructions a byte of gpsd's messages against 13.1 (callgrind, Regensburg's capture). It reads
+    /// eight bytes at a time and stops only at those that matter: in a
+    /// string its closing quote and a backslash, outside one a quote, a brace or a bracket. A replay, whose
+    /// lines libgps has not seen, checks them with ``isComplete(_:)``.
+    static func isBalanced(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let bytes = line.baseAddress else { return false }
+        let count = line.count
+        var index = 0
+        while index < count, isWhitespace(bytes[index]) { index &+= 1 }
+        guard index < count, bytes[index] == UInt8(ascii: "{") else { return false }
+        // `index` stays below `count` + 2 and `depth` within ±`count`: wrapping arithmetic cannot wrap.
+        var depth = 0
+        var inString = false
+        while index < count {
+            if count &- index >= 8 {
+                let word = UInt64(littleEndian: UnsafeRawPointer(bytes + index).loadUnaligned(as: UInt64.self))
+                let found =
+                    inString
+                    ? bytesEqual(word, UInt8(ascii: "\"")) | bytesEqual(word, UInt8(ascii: "\\"))
+                    // With 0x20 set, "[" reads as "{" and "]" as "}"; no other byte does.
+                    : bytesEqual(word, UInt8(ascii: "\"")) | bytesEqual(word | 0x2020_2020_2020_2020, UInt8(ascii: "{"))
+                        | bytesEqual(word | 0x2020_2020_2020_2020, UInt8(ascii: "}"))
+                guard found != 0 else {
+                    index &+= 8
+                    continue
+                }
+                index &+= found.trailingZeroBitCount >> 3
+            }
+            let byte = bytes[index]
+            index &+= 1
+            if inString {
+                if byte == UInt8(ascii: "\"") {
+                    inString = false
+                } else if byte == UInt8(ascii: "\\") {
+                    index &+= 1  // the escaped byte, whatever it is
+                }
+            } else if byte == UInt8(ascii: "\"") {
+                inString = true
+            } else if byte | 0x20 == UInt8(ascii: "{") {
+                depth &+= 1
+            } else if byte | 0x20 == UInt8(ascii: "}") {
+                depth &-= 1
+                guard depth >= 0 else { return false }
+            }
+        }
+        return !inString && depth == 0
+    }
+
+    /// A word whose lowest set bit is the high bit of the first byte of `word` (in memory order) equal to
+    /// `byte`; zero when there is none. Bits above the first match may be set wrongly (a borrow), so only the
+    /// lowest is meaningful.
+    @inline(__always)
+    private static func bytesEqual(_ word: UInt64, _ byte: UInt8) -> UInt64 {
+        let difference = word ^ (UInt64(byte) &* 0x0101_0101_0101_0101)
+        return (difference &- 0x0101_0101_0101_0101) & ~difference & 0x8080_8080_8080_8080
+    }
+
     /// What may come next in ``isComplete(_:)``, whitespace aside.
     private enum Expected {
         /// A top-level object, or the end of the line.
