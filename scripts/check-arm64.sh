@@ -251,9 +251,11 @@ compare() { # LABEL FILE_A FILE_B
         echo "DIFFERENT: $1 ($2 against $3)" >&2
     fi
 }
-config_for() { # DIR: a configuration naming its own directories and no places file
+# DIR: a configuration naming its own directories, no places file, and the device (else the host's name, which the
+# virtual machine's differs from).
+config_for() {
     mkdir -p "$1"
-    printf '[agent]\nstate_dir = "%s/state"\nlog_dir = "%s/logs"\nruntime_dir = "%s/run"\n[places]\nfile = "%s/none.bin"\n' \
+    printf '[agent]\ndevice_id = "arm64-check"\nstate_dir = "%s/state"\nlog_dir = "%s/logs"\nruntime_dir = "%s/run"\n[places]\nfile = "%s/none.bin"\n' \
         "$1" "$1" "$1" "$1" > "$1/waymark.toml"
 }
 # The file sink's logs of a spool directory, one listing with each file's contents.
@@ -352,7 +354,7 @@ check_16k() {
 mount -t proc proc /proc
 mount -t devtmpfs dev /dev
 export LD_LIBRARY_PATH=/usr/lib/aarch64-linux-gnu:/swift
-printf '[agent]\nstate_dir = "/tmp/state"\nlog_dir = "/tmp/logs"\nruntime_dir = "/tmp/run"\n[places]\nfile = "/tmp/none.bin"\n' > /tmp/waymark.toml
+printf '[agent]\ndevice_id = "arm64-check"\nstate_dir = "/tmp/state"\nlog_dir = "/tmp/logs"\nruntime_dir = "/tmp/run"\n[places]\nfile = "/tmp/none.bin"\n' > /tmp/waymark.toml
 for capture in /work/*.chk; do
     for decoder in builtin libgps; do
         echo "@@BEGIN ${capture##*/} $decoder"
@@ -369,7 +371,9 @@ INIT
     sed -i "s|POINTS|${points[*]}|" "$initrd/init"
     chmod +x "$initrd/init"
     cp "$places" "$initrd/work/places.bin"
-    (cd "$initrd" && find . | cpio -o -H newc 2> /dev/null | gzip -1) > "$vm/initrd.cpio.gz"
+    # Archived by the arm64 busybox itself under qemu-user: the host needs no cpio.
+    (cd "$initrd" && find . | "$qemu_user" "$vm/busybox/bin/busybox" cpio -o -H newc 2> /dev/null | gzip -1) \
+        > "$vm/initrd.cpio.gz"
     local console=$vm/console.log
     # Pointer authentication and the other v8.2+ features of a Pi 5's Cortex-A76; 2 CPUs, 2 GB, no network.
     LD_LIBRARY_PATH=$qemu_libs timeout 1800 nice -n 5 "$qemu_system" -M virt -cpu cortex-a76 -smp 2 -m 2048 \
