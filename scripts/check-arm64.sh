@@ -17,14 +17,18 @@
 #    directory is made of the host's own (headers, shims, plugins) and Debian's aarch64 `.swiftinterface` files,
 #    which the host's compiler rebuilds on first use, plus Debian's runtime libraries. Debian ships no interface
 #    for the Dispatch overlay: it is compiled from Debian's source tarball of the same Swift.
-# 4. Cross build of the library targets and of Tests/Arm64Probe (what `waymark replay` and `waymark geo place`
-#    do, without swift-argument-parser: see docs/arm64.md) with the host's Swift and lld; the amd64 release build
-#    (scripts/build-release.sh) beside it.
-# 5. qemu-user (trixie's static-pie qemu-aarch64): every fixture capture (Tests/Fixtures/gpsd-logs/*.chk) replayed
-#    with both decoders (--print), and with --spool into the file sink's logs; `geo place` lookups on a gazetteer
-#    built from data/places. Each output compared byte for byte with the amd64 build's; "N/N identical".
+# 4. Cross build (debug) of the library targets, of Tests/Arm64Probe (what `waymark replay` and `waymark geo
+#    place` do, without swift-argument-parser) and of the waymark executable (swift-argument-parser with its one
+#    Foundation file replaced in the cross build's checkout: see patch_argument_parser), with the host's Swift
+#    and lld; the amd64 release build (scripts/build-release.sh) beside them.
+# 5. qemu-user (trixie's static-pie qemu-aarch64, run directly, no binfmt_misc): the probe replays every fixture
+#    capture (Tests/Fixtures/gpsd-logs/*.chk) with both decoders (--print), and with --spool into the file
+#    sink's logs, and looks up places on a gazetteer built from data/places; the arm64 waymark goes through
+#    scripts/replay-fixtures.sh and drives live against a real gpsd on loopback (scripts/drive.sh). Each output
+#    is compared byte for byte with the amd64 build's; "N/N identical".
 # 6. 16 KB pages: qemu-system-aarch64 boots trixie's linux-image-*-arm64-16k with a busybox initramfs holding the
-#    probe, its libraries and a subset of the captures, and the same comparison is made on its output.
+#    probe and the waymark executable, their libraries and a subset of the captures, and the same comparison is
+#    made on its output.
 # Exit status: 0 when every output is identical, 1 on any difference, 2 on a setup failure.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -95,6 +99,9 @@ fetch_debs() {
     done < <(grep '^[a-z]' "$lock")
 }
 
+# Unpacks the files of a .deb that match PATTERN into DIR.
+extract() { dpkg-deb --fsys-tarfile "$1" | tar -x -C "$2" --wildcards "$3"; }
+
 # A stamp holds the hash of the lock's lines a directory is made of (and of the step's version, raised when the
 # step changes); the directory is made again when it differs.
 stamp_of() { { echo "$1"; awk -v r="$2" '$1 ~ "^(" r ")$"' "$lock"; } | sha256sum | cut -c1-16; }
@@ -141,8 +148,10 @@ make_swift_resources() {
     step "swift: Debian's 6.2.3 aarch64 interfaces and runtime in $res"
     rm -rf "$res" "$cache/swift-deb" "$cache/module-cache"
     local name arch version sha
+    # Only the aarch64 target's folder (the whole packages unpack to 2.7 GB: the toolchain for an arm64 host).
+    mkdir -p "$cache/swift-deb"
     while read -r name arch version sha; do
-        dpkg-deb -x "$(deb_file "$name" "$arch" "$version")" "$cache/swift-deb"
+        extract "$(deb_file "$name" "$arch" "$version")" "$cache/swift-deb" './usr/libexec/swift/lib/swift/linux/*'
     done < <(locked swift)
     local debian=$cache/swift-deb/usr/libexec/swift/lib/swift
     [ -d "$debian/linux" ] || fail "no usr/libexec/swift/lib/swift/linux in Debian's swiftlang: its layout changed"
@@ -162,6 +171,7 @@ make_swift_resources() {
     cp "$debian"/linux/aarch64/{glibc.modulemap,SwiftGlibc.h,swiftrt.o} "$res/linux/aarch64/"
     cp -a "$debian"/linux/*.so "$res/linux/"
     make_dispatch
+    rm -rf "$cache/swift-deb"
     echo "$stamp" > "$res/.stamp"
 }
 # The Dispatch overlay's module, compiled by the host's Swift from Debian's source of the same Swift 6.2.3; the
@@ -263,7 +273,8 @@ make_qemu_user() {
     read -r name arch version sha < <(locked tool)
     if [ ! -x "$tools/usr/bin/qemu-aarch64" ] || ! fresh "$tools" "$version"; then
         rm -rf "$tools"
-        dpkg-deb -x "$(deb_file "$name" "$arch" "$version")" "$tools"
+        mkdir -p "$tools"
+        extract "$(deb_file "$name" "$arch" "$version")" "$tools" ./usr/bin/qemu-aarch64
         echo "$version" > "$tools/.stamp"
     fi
     qemu_user=$tools/usr/bin/qemu-aarch64
@@ -277,6 +288,13 @@ run_arm64() {
 points=(48.9176 11.9043 60.1699 24.9384 -33.8688 151.2093 -54.8019 -68.3030 64.1466 -21.9426 35.6895 139.6917
     -17.7134 178.0650 -16.5000 -179.9000 0 0 89.9 0 -89.9 0 1.2903 103.8519 40.7128 -74.0060 -34.6037 -58.3816
     51.4779 -0.0015 28.0 -40.0 -77.8460 166.6760 21.3069 -157.8583)
+# The amd64 build's answers for the points, one JSON line each.
+amd64_places() {
+    local i
+    for ((i = 0; i < ${#points[@]}; i += 2)); do
+        "$waymark" geo place --json --file "$places" "${points[i]}" "${points[i + 1]}" 2> /dev/null || echo "exit $?"
+    done
+}
 same=0
 total=0
 compare() { # LABEL FILE_A FILE_B
@@ -331,10 +349,7 @@ check_user() {
         done
         compare "replay --spool $name (file sink logs)" "$out/$name.logs.amd64" "$out/$name.logs.arm64"
     done
-    local i
-    for ((i = 0; i < ${#points[@]}; i += 2)); do
-        "$waymark" geo place --json --file "$places" "${points[i]}" "${points[i + 1]}" 2> /dev/null
-    done > "$out/places.amd64" || true
+    amd64_places > "$out/places.amd64"
     run_arm64 place "$places" "${points[@]}" > "$out/places.arm64" 2> /dev/null || true
     compare "geo place --json (${#points[@]} / 2 points)" "$out/places.amd64" "$out/places.arm64"
     echo "qemu-user: $same/$total identical (outputs in $out)"
@@ -404,10 +419,10 @@ check_16k() {
     local vm=$cache/vm name arch version sha
     mkdir -p "$vm"
     if ! fresh "$vm" "$(stamp_of 1 vm)"; then
-        rm -rf "$vm/root" "$vm/system"
+        rm -rf "$vm/kernel" "$vm/busybox" "$vm/system"
         while read -r name arch version sha; do
             case $name in
-                linux-image-*) dpkg-deb -x "$(deb_file "$name" "$arch" "$version")" "$vm/kernel" ;;
+                linux-image-*) mkdir -p "$vm/kernel" && extract "$(deb_file "$name" "$arch" "$version")" "$vm/kernel" './boot/vmlinuz-*' ;;
                 busybox-static) dpkg-deb -x "$(deb_file "$name" "$arch" "$version")" "$vm/busybox" ;;
                 *) dpkg-deb -x "$(deb_file "$name" "$arch" "$version")" "$vm/system" ;;
             esac
@@ -429,6 +444,7 @@ check_16k() {
     cp "$vm/busybox/bin/busybox" "$initrd/bin/"
     for name in sh mount poweroff cat echo mkdir; do ln -s busybox "$initrd/bin/$name"; done
     cp "$probe" "$initrd/bin/arm64probe"
+    cp "$waymark_arm64" "$initrd/bin/waymark"
     cp -L "$sysroot"/usr/lib/ld-linux-aarch64.so.1 "$initrd/lib/"
     local lib
     for lib in libc.so.6 libm.so.6 libstdc++.so.6 libgcc_s.so.1 libgps.so.28 libsqlite3.so.0 libz.so.1 \
@@ -453,14 +469,24 @@ for capture in /work/*.chk; do
         /bin/arm64probe replay "$capture" "$decoder" /tmp/waymark.toml 2> /tmp/stderr || echo "exit $?"
         echo "@@END"
         grep 'page size' /tmp/stderr
+        echo "@@BEGIN ${capture##*/} waymark-$decoder"
+        /bin/waymark replay "$capture" --config /tmp/waymark.toml --decoder "$decoder" --print 2> /dev/null || echo "exit $?"
+        echo "@@END"
     done
 done
 echo "@@BEGIN places"
 /bin/arm64probe place /work/places.bin POINTS 2> /dev/null || echo "exit $?"
 echo "@@END"
+echo "@@BEGIN places-waymark"
+set -- POINTS
+while [ $# -gt 1 ]; do
+    /bin/waymark geo place --json --file /work/places.bin "$1" "$2" 2> /dev/null || echo "exit $?"
+    shift 2
+done
+echo "@@END"
 poweroff -f
 INIT
-    sed -i "s|POINTS|${points[*]}|" "$initrd/init"
+    sed -i "s|POINTS|${points[*]}|g" "$initrd/init"
     chmod +x "$initrd/init"
     cp "$places" "$initrd/work/places.bin"
     # Archived by the arm64 busybox itself under qemu-user: the host needs no cpio.
@@ -480,29 +506,24 @@ INIT
     # Each @@BEGIN ... @@END block of the console is one output.
     awk -v out="$out" '/^@@BEGIN / {f = out "/" $2 "." ($3 == "" ? "x" : $3) ".arm64"; printf "" > f; on = 1; next}
         /^@@END/ {on = 0; next} on {print > f}' "$vm/console.txt"
-    local same16=0 total16=0 decoder
+    local same_before=$same total_before=$total decoder arm64
     for capture in "${subset[@]}"; do
         for decoder in builtin libgps; do
             config_for "$out/work"
             "$waymark" replay "$root/Tests/Fixtures/gpsd-logs/$capture.chk" --config "$out/work/waymark.toml" \
                 --decoder "$decoder" --print > "$out/$capture.chk.$decoder.amd64" 2> /dev/null || echo "exit $?" >> "$out/$capture.chk.$decoder.amd64"
-            total16=$((total16 + 1))
-            if cmp -s "$out/$capture.chk.$decoder.amd64" "$out/$capture.chk.$decoder.arm64"; then
-                same16=$((same16 + 1))
-            else
-                echo "DIFFERENT (16 KB pages): replay --decoder $decoder $capture" >&2
-            fi
+            for arm64 in "$decoder" "waymark-$decoder"; do
+                compare "16 KB pages: replay --decoder $decoder $capture ($arm64)" \
+                    "$out/$capture.chk.$decoder.amd64" "$out/$capture.chk.$arm64.arm64"
+            done
         done
     done
-    local i
-    for ((i = 0; i < ${#points[@]}; i += 2)); do
-        "$waymark" geo place --json --file "$places" "${points[i]}" "${points[i + 1]}" 2> /dev/null
-    done > "$out/places.amd64" || true
-    total16=$((total16 + 1))
-    if cmp -s "$out/places.amd64" "$out/places.x.arm64"; then same16=$((same16 + 1)); else echo "DIFFERENT (16 KB pages): geo place" >&2; fi
-    same=$((same + same16))
-    total=$((total + total16))
-    echo "16 KB pages (qemu-system-aarch64, $(grep -m1 -o 'page size: [0-9]*' "$vm/console.txt")): $same16/$total16 identical (outputs in $out)"
+    amd64_places > "$out/places.amd64"
+    for arm64 in places places-waymark; do
+        compare "16 KB pages: geo place ($arm64)" "$out/places.amd64" "$out/$arm64.x.arm64"
+    done
+    echo "16 KB pages (qemu-system-aarch64, $(grep -m1 -o 'page size: [0-9]*' "$vm/console.txt")):" \
+        "$((same - same_before))/$((total - total_before)) identical (outputs in $out)"
 }
 
 # The steps, in one function called from the last line: bash reads a script as it runs it, and an edit of this
