@@ -155,3 +155,18 @@ let package = Package(
         ),
     ]
 )
+
+// The arm64 probe (Tests/Arm64Probe): `waymark replay` and `waymark geo place` without swift-argument-parser, for
+// scripts/check-arm64.sh's cross build only, which sets WAYMARK_ARM64_PROBE (see docs/arm64.md).
+if Context.environment["WAYMARK_ARM64_PROBE"] != nil {
+    package.products.append(.executable(name: "arm64probe", targets: ["arm64probe"]))
+    package.targets.append(
+        .executableTarget(
+            name: "arm64probe",
+            dependencies: [
+                "WaymarkAgent", "WaymarkCore", "WaymarkGPSD", .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Tests/Arm64Probe"
+        )
+    )
+}

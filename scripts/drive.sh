@@ -6,12 +6,13 @@
 # seconds between sentences, default 0.16, the Regensburg receiver's).
 # The agent keeps its spool and writes its fleet-review logs (daily event log, one GPX track per trip, trip
 # summaries) under $WAYMARK_DRIVE_DIR (default /tmp/waymark-drive), which are kept after the run.
+# WAYMARK=PATH runs that binary instead of the release build (scripts/check-arm64.sh: the arm64 one under qemu).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
 export PATH="$PATH:/opt/swift/usr/bin"
 log=${1:-Tests/Fixtures/gpsd-logs/20100411_Geko_Regensburg.log}
-waymark=$(scripts/build-release.sh)
+waymark=${WAYMARK:-$(scripts/build-release.sh)}
 
 work=$(mktemp -d)
 out=${WAYMARK_DRIVE_DIR:-/tmp/waymark-drive}
