@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """What `waymark run` costs a board in memory, and how soon it speaks, next to gpsd's own clients.
 
-    scripts/measure-footprint.py [--rounds N] [--peer PATH] [--copies K] [LOG]
+    scripts/measure-footprint.py [--rounds N] [--peer PATH] [--copies K] [--drive-only] [LOG]
 
 Every round, for the board's binary (scripts/build-release.sh, or WAYMARK=PATH) and, with --peer, another
 build measured the same way in the same round:
@@ -9,7 +9,10 @@ build measured the same way in the same round:
 - drive: ONE real gpsd replays LOG (default the Regensburg drive) K times in a row as one drive (default: enough
   copies for 10,000 TPV) to `waymark run --print` with its default configuration (spool and file sink on, a fresh
   state directory), `gpspipe -w` and the Python gps client (python3-gps), all watching from the first sentence.
-  Peak RSS of each is GNU time's "Maximum resident set size"; the agent's CPU seconds too.
+  Peak RSS of each is GNU time's "Maximum resident set size"; the agent's CPU seconds too. The agents' peak
+  anonymous memory (what a board cannot reclaim: heap, stacks, dirty private pages) is RssAnon of
+  /proc/PID/status sampled every 10 ms through the drive, with the anonymous mappings of /proc/PID/smaps at that
+  peak (the heap, the mmap'd arenas and stacks, by address range) printed from the last round.
 - idle: `waymark run` connected to a gpsd that has no receiver, after 5 s: VmRSS, RssAnon and RssFile.
 - start: the time from starting `waymark run --print` (gpsd connected, no receiver) to its first event on
   stdout, over 10 starts.
@@ -27,6 +30,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -95,7 +99,10 @@ def config(directory):
     os.makedirs(directory, exist_ok=True)
     path = os.path.join(directory, "waymark.toml")
     with open(path, "w") as file:
-        file.write(f'[agent]\nstate_dir = "{directory}/state"\nlog_dir = "{directory}/logs"\n')
+        # A runtime directory of its own: the agent and its peer each hold theirs (a second agent sharing one
+        # refuses to start).
+        file.write(f'[agent]\nstate_dir = "{directory}/state"\nlog_dir = "{directory}/logs"\n'
+                   f'runtime_dir = "{directory}/run"\n')
     return path
 
 
@@ -114,28 +121,75 @@ def time_figures(path):
             "cpu_s": float(figures["User time (seconds)"]) + float(figures["System time (seconds)"])}
 
 
+class AnonSampler(threading.Thread):
+    """Samples RssAnon of the process under GNU time `wrapper` every 10 ms; keeps the peak and the anonymous
+    mappings of /proc/PID/smaps at the time of that peak."""
+
+    def __init__(self, wrapper):
+        super().__init__(daemon=True)
+        self.wrapper, self.peak_kb, self.mappings, self.stopped = wrapper, 0, [], threading.Event()
+
+    def run(self):
+        pid = None
+        while not self.stopped.is_set():
+            try:
+                if pid is None:
+                    children = open(f"/proc/{self.wrapper}/task/{self.wrapper}/children").read().split()
+                    pid = int(children[0]) if children else None
+                if pid is not None:
+                    anon = status(pid).get("RssAnon", 0)
+                    if anon > self.peak_kb:
+                        self.peak_kb = anon
+                        # Only when the peak grew by 64 kB or more: reading smaps costs the process little.
+                        if anon - getattr(self, "mapped_at", 0) >= 64:
+                            self.mapped_at, self.mappings = anon, anonymous_mappings(pid)
+            except (OSError, ValueError, IndexError):
+                pass
+            time.sleep(0.01)
+
+
+def anonymous_mappings(pid):
+    """(Anonymous kB, range, name) of each mapping of /proc/PID/smaps that holds anonymous pages."""
+    mappings, current = [], None
+    for line in open(f"/proc/{pid}/smaps"):
+        fields = line.split()
+        if "-" in fields[0] and len(fields) >= 5 and ":" in fields[3]:
+            current = (fields[0], " ".join(fields[5:]) or "[anonymous]")
+        elif fields[0] == "Anonymous:" and int(fields[1]) > 0:
+            mappings.append((int(fields[1]), current[0], current[1]))
+    return sorted(mappings, reverse=True)
+
+
 def drive(binaries, feed, work, tpv):
-    """One gpsd, every client at once; their peak RSS (and the agents' CPU)."""
+    """One gpsd, every client at once; their peak RSS (and the agents' CPU and peak anonymous memory)."""
     gpsd = Gpsd(work, feed)
     clients = {}
+    samplers = {}
     for name, binary in binaries.items():
         directory = os.path.join(work, f"drive-{name}")
         command = [binary, "run", "--print", "--config", config(directory), "--gpsd", f"127.0.0.1:{gpsd.port}"]
         clients[name] = (timed(command, f"{directory}/out", f"{directory}/time"), directory)
+        samplers[name] = AnonSampler(clients[name][0].pid)
+        samplers[name].start()
     clients["gpspipe"] = (timed(["gpspipe", "-w", f"127.0.0.1:{gpsd.port}"], f"{work}/gpspipe.out",
                                 f"{work}/gpspipe.time"), work + "/gpspipe")
     clients["python-gps"] = (timed(["/usr/bin/python3", "-c", PYTHON_CLIENT, str(gpsd.port)], f"{work}/python.out",
                                    f"{work}/python.time"), work + "/python")
     deadline = time.monotonic() + 300
     while time.monotonic() < deadline:
+        # The end of the feed: gpsd's DEVICE with "activated":0, which gpspipe writes at once (the agents buffer
+        # --print's lines, so theirs may come only when they stop).
         done = all(b'"code":"no_device"' in open(f"{directory}/out", "rb").read()[-8192:]
                    for name, (_, directory) in clients.items() if name in binaries)
-        if done:
+        if done or b'"activated":0' in open(f"{work}/gpspipe.out", "rb").read()[-8192:]:
             break
         time.sleep(0.2)
     else:
         sys.exit("the drive did not end within 300 s")
-    time.sleep(0.5)
+    time.sleep(2)
+    for sampler in samplers.values():
+        sampler.stopped.set()
+        sampler.join()
     figures = {}
     for name, (process, directory) in clients.items():
         # GNU time ignores SIGINT while it waits: the client itself gets it.
@@ -149,6 +203,8 @@ def drive(binaries, feed, work, tpv):
     for name in binaries:
         locations = open(os.path.join(work, f"drive-{name}", "out"), "rb").read().count(b'"type":"location"')
         figures[name]["locations"] = locations
+        figures[name]["anon_kb"] = samplers[name].peak_kb
+        figures[name]["anon_mappings"] = samplers[name].mappings
     python_fixes = sum(1 for _ in open(f"{work}/python.out"))
     figures["python-gps"]["fixes"] = python_fixes
     return figures
@@ -219,6 +275,7 @@ def main():
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--peer", help="another waymark binary, measured alike in the same rounds")
     parser.add_argument("--copies", type=int, help="copies of LOG fed in a row (default: >= 10,000 TPV)")
+    parser.add_argument("--drive-only", action="store_true", help="only the drive: no idle or start figures")
     arguments = parser.parse_args()
     for tool in ("/usr/sbin/gpsd", "socat", "gpspipe", "/usr/bin/time"):
         if not shutil.which(tool):
@@ -248,10 +305,14 @@ def main():
             last = index == arguments.rounds - 1
             figures = {"drive": drive(binaries, feed, work, copies * tpv_per_copy)}
             for name, binary in binaries.items():
+                if arguments.drive_only:
+                    continue
                 figures[f"idle-{name}"] = idle(binary, name, work, last)
                 figures[f"start-{name}"] = statistics.median(start_latency(binary, name, work))
             rounds.append(figures)
-            print(f"round {index + 1}: " + repr(figures), file=sys.stderr)
+            print(f"round {index + 1}: " + repr({key: {k: {f: v for f, v in row.items() if f != "anon_mappings"}
+                                                       for k, row in value.items()} if key == "drive" else value
+                                                  for key, value in figures.items()}), file=sys.stderr)
         median = lambda pick: statistics.median(pick(r) for r in rounds)
         print("\nmedians over the rounds:")
         print(f"  {'client':12s} {'peak RSS (drive)':>17s} {'CPU s (drive)':>14s} {'idle VmRSS':>11s} "
@@ -259,14 +320,20 @@ def main():
         for name in list(binaries) + ["gpspipe", "python-gps"]:
             row = f"  {name:12s} {median(lambda r: r['drive'][name]['rss_kb']) / 1024:14.1f} MB"
             row += f" {median(lambda r: r['drive'][name]['cpu_s']):14.3f}"
-            if name in binaries:
+            if name in binaries and not arguments.drive_only:
                 row += f" {median(lambda r: r[f'idle-{name}']['VmRSS']) / 1024:8.1f} MB"
                 row += f" {median(lambda r: r[f'idle-{name}']['RssAnon']) / 1024:5.1f} MB"
                 row += f" {median(lambda r: r[f'idle-{name}']['RssFile']) / 1024:5.1f} MB"
                 row += f" {median(lambda r: r[f'start-{name}']) * 1000:9.1f} ms"
             print(row)
         for name in binaries:
-            print(f"  {name}: {median(lambda r: r['drive'][name]['locations']):.0f} location events in the drive")
+            print(f"  {name}: {median(lambda r: r['drive'][name]['locations']):.0f} location events in the drive; "
+                  f"peak RssAnon in the drive {median(lambda r: r['drive'][name]['anon_kb']) / 1024:.1f} MB "
+                  f"(rounds: {', '.join(str(r['drive'][name]['anon_kb']) for r in rounds)} kB)")
+        for name in binaries:
+            print(f"\n{name}, the last round's anonymous mappings at its peak RssAnon (Anonymous kB, range, name):")
+            for kilobytes, span, mapping in rounds[-1]["drive"][name]["anon_mappings"][:12]:
+                print(f"    {kilobytes:6d} kB  {span}  {mapping}")
     finally:
         if os.environ.get("KEEP") != "1":
             shutil.rmtree(work, ignore_errors=True)

@@ -9,6 +9,11 @@
 # and CUT=S to keep only the first S seconds of the drive: `CUT=200 SPEED=1 scripts/measure-spool-wear.sh 1`
 # is what a vehicle's board writes at one commit a second, in two runs of 200 s. INTERVAL=5s measures another
 # commit_interval in place of the default.
+# Each run also says where its write_bytes come from, file by file: the kernel counts a 4 KB page each time a
+# write makes a clean page of the page cache dirty (so a page synced and appended to again counts again), and
+# the script replays the traced write/pwrite64 calls and syncs through that rule. What the rule does not see is
+# the rest: pages dirtied through memory maps (SQLite's -shm, written back by the kernel every half minute or so)
+# and pages the kernel wrote back between two writes of the process.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 loops=${1:-20}
@@ -48,7 +53,7 @@ run() {
         "$dir" "$dir" "$interval" > "$dir/waymark.toml"
     local started ended
     started=$(date +%s.%N)
-    strace -f -y -qq -e trace=fsync,fdatasync -o "$dir/strace" \
+    strace -f -y -qq -e trace=fsync,fdatasync,write,pwrite64 -o "$dir/strace" \
         "$waymark" replay "$work/drive.chk" --spool --config "$dir/waymark.toml" ${SPEED:+--speed "$SPEED"} \
         2>"$dir/stderr"
     ended=$(date +%s.%N)
@@ -65,9 +70,32 @@ for line in open(dir + "/strace"):
     if m:
         path = m.group(1).replace(dir + "/", "")
         syncs[re.sub(r"events/\d{4}-\d\d-\d\d\.jsonl", "events/DAY.jsonl", re.sub(r"trips/.*\.gpx.*", "trips/*.gpx", path))] += 1
+def short(path):
+    path = path.replace(dir + "/", "")
+    return re.sub(r"events/\d{4}-\d\d-\d\d\.jsonl", "events/DAY.jsonl", re.sub(r"trips/.*\.gpx.*", "trips/*.gpx", path))
+# Pages the process's writes dirtied, by the kernel's rule: a page counts when a write finds it clean.
+dirty, pages, data, ends = collections.defaultdict(set), collections.Counter(), collections.Counter(), {}
+for line in open(dir + "/strace"):
+    m = re.search(r"(pwrite64|write)\(\d+<([^>]+)>, .*?, (\d+)(?:, (\d+))?\) += (\d+)", line)
+    if m and m.group(2).startswith(dir + "/") and int(m.group(5)) > 0:
+        path, count = m.group(2), int(m.group(5))
+        offset = int(m.group(4)) if m.group(1) == "pwrite64" else ends.get(path, 0)
+        ends[path] = offset + count if m.group(1) == "write" else ends.get(path, 0)
+        data[short(path)] += count
+        for page in range(offset // 4096, (offset + count - 1) // 4096 + 1):
+            if page not in dirty[path]:
+                dirty[path].add(page)
+                pages[short(path)] += 4096
+    m = re.search(r"f(?:data)?sync\(\d+<([^>]+)>", line)
+    if m:
+        dirty[m.group(1)].clear()
 seconds = ended - started
 print(f"{name}: commit_interval={interval}: {locations} location events, {commits} commits, {seconds:.1f} s")
-print(f"  write_bytes {written} = {written / locations:.0f} bytes per location event")
+print(f"  write_bytes {written} = {written / locations:.0f} bytes per location event, of which:")
+for path, count in pages.most_common():
+    print(f"    {path}: {count / locations:.0f} ({data[path] / locations:.0f} bytes written by write/pwrite64)")
+print(f"    the rest (memory maps: SQLite's -shm; pages written back between writes): "
+      f"{(written - sum(pages.values())) / locations:.0f}")
 for path, count in sorted(syncs.items()):
     print(f"  fsync {path}: {count} ({count / seconds:.2f} per second)")
 print(f"RESULT {name} {written / locations:.1f} {max(syncs.values()) / seconds:.3f}")

@@ -5,6 +5,7 @@
 #define WAYMARK_CLINUX_SHIM_H
 
 #include <fcntl.h>
+#include <malloc.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
@@ -46,6 +47,11 @@ static inline void waymark_name_current_thread(const char *name) {
 #else
     (void)name;
 #endif
+}
+
+/// Caps glibc's malloc arenas at `count` (`mallopt(M_ARENA_MAX)`): 1 when the call succeeded, else 0.
+static inline int waymark_limit_malloc_arenas(int count) {
+    return mallopt(M_ARENA_MAX, count);
 }
 
 #endif

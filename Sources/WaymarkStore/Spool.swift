@@ -67,6 +67,11 @@ public final class Spool: Sendable {
     /// The page size of a new spool's database.
     static let pageSize = 1024
 
+    /// The most SQLite's page cache holds, in KiB (`PRAGMA cache_size` = minus this). SQLite's default is 2,000
+    /// KiB, which a drive of a few thousand events fills with pages that are only ever written once and read
+    /// once more by the sinks: on the board it was the largest part of the agent's anonymous memory.
+    static let cacheKibibytes = 128
+
     /// The WAL's size at which SQLite checkpoints it into the database, and to which it is cut back.
     static let walBytes = 4 << 20
 
@@ -81,6 +86,9 @@ public final class Spool: Sendable {
 
     /// What the rows take now (``rowBytes(_:)`` summed).
     public var usedBytes: Int64 { state.withLock { $0.usedBytes } }
+
+    /// The bytes SQLite's page cache of the spool holds now: at most about ``cacheKibibytes`` KiB.
+    public var cacheBytes: Int { state.withLock { _ in database.cacheBytes } }
 
     /// The events the spool holds, as of its last commit.
     public var eventCount: Int { state.withLock { $0.eventCount } }
@@ -101,7 +109,7 @@ public final class Spool: Sendable {
         try database.execute(
             """
             PRAGMA synchronous = FULL; PRAGMA wal_autocheckpoint = \(Int64(walBytes) / pageSize);
-            PRAGMA journal_size_limit = \(walBytes)
+            PRAGMA journal_size_limit = \(walBytes); PRAGMA cache_size = -\(cacheKibibytes)
             """
         )
     }

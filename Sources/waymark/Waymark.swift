@@ -1,9 +1,17 @@
 import ArgumentParser
 import WaymarkAgent
+import WaymarkSystem
 
 /// The `waymark` command: parsing only; the work is in ``Agent``.
 @main
 struct Waymark: AsyncParsableCommand {
+    /// One malloc arena, set before any thread starts: each thread's own arena kept the memory it freed, which a
+    /// board cannot reclaim (docs/performance.md, "The binary and its memory").
+    static func main() async {
+        MallocArenas.limit(to: 1)
+        await main(nil)
+    }
+
     static let configuration = CommandConfiguration(
         commandName: "waymark",
         abstract: "An on-board location agent for vehicle fleets: live fixes from gpsd, as Core Location does.",

@@ -52,6 +52,21 @@ enum SpoolSamples {
         #expect(stats.sinks[0].oldestUnsentSeq == 1 && stats.sinks[0].oldestUnsentTime == events[0].time)
     }
 
+    /// A drive's worth of events, committed a second at a time and read back by a sink, leaves SQLite's page cache
+    /// small: its default (2,000 KiB) filled with written pages was most of the agent's anonymous memory.
+    @Test func pageCacheStaysSmallThroughADrive() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (spool, _) = try Spool.open(inDirectory: directory.path, now: SpoolSamples.start)
+        // 6,000 events of 250 bytes: 1.5 MB of rows, in commits of 3 as in a vehicle at one commit a second.
+        for first in stride(from: UInt64(1), through: 6_000, by: 3) {
+            try spool.commit(SpoolSamples.commit((first..<first + 3).map { SpoolSamples.event($0) }))
+        }
+        #expect(try spool.events(after: 0, through: 6_000, limit: 6_000).count == 6_000)
+        #expect(spool.cacheBytes > 0)
+        #expect(spool.cacheBytes <= 256 * 1024, "SQLite's page cache holds \(spool.cacheBytes) bytes")
+    }
+
     /// WAL, and every commit synced: durable across a power cut, not only a crash.
     @Test func commitsAreSynced() throws {
         let directory = try Fixtures.temporaryDirectory()

@@ -125,6 +125,14 @@ public final class Database {
     }
 
     /// The error of a call that returned `code`, with the connection's message.
+    /// The bytes SQLite's page cache of this connection holds now (`SQLITE_DBSTATUS_CACHE_USED`).
+    public var cacheBytes: Int {
+        var current: Int32 = 0
+        var highest: Int32 = 0
+        sqlite3_db_status(handle, SQLITE_DBSTATUS_CACHE_USED, &current, &highest, 0)
+        return Int(current)
+    }
+
     func error(_ code: Int32) -> SQLiteError { SQLiteError(resultCode: code, message: lastMessage) }
 
     private var lastMessage: String { String(cString: sqlite3_errmsg(handle)) }
