@@ -124,7 +124,6 @@ public final class Database {
         return result
     }
 
-    /// The error of a call that returned `code`, with the connection's message.
     /// The bytes SQLite's page cache of this connection holds now (`SQLITE_DBSTATUS_CACHE_USED`).
     public var cacheBytes: Int {
         var current: Int32 = 0
@@ -133,6 +132,7 @@ public final class Database {
         return Int(current)
     }
 
+    /// The error of a call that returned `code`, with the connection's message.
     func error(_ code: Int32) -> SQLiteError { SQLiteError(resultCode: code, message: lastMessage) }
 
     private var lastMessage: String { String(cString: sqlite3_errmsg(handle)) }
