@@ -11,8 +11,10 @@ packages=(libgps-dev gpsd gpsd-clients python3-gps socat time libsqlite3-dev sql
     libzstd-dev libmosquitto-dev libsystemd-dev libxml2-utils binutils)
 # The tests also set a process's clock years off, as a board without a real-time clock boots (faketime), and
 # build, check, install and trace the Debian package (dpkg-dev, lintian, man-db, strace).
-# scripts/bench-live.sh builds its C peer client with the system's compiler.
-[ "${1:-}" = "--bench" ] && packages+=(gcc libc6-dev)
+# The measurements (--bench): scripts/bench-live.sh builds its C peer client with the system's compiler;
+# scripts/measure-air-bytes.sh captures the uplinks' packets (tcpdump) to a real broker (mosquitto) and a server
+# that decodes zstd with its command (zstd); scripts/bench/callgrind-live.sh counts instructions (valgrind).
+[ "${1:-}" = "--bench" ] && packages+=(gcc libc6-dev tcpdump mosquitto zstd valgrind)
 # The uplinks' tests run a real MQTT broker and make its certificates (mosquitto, mosquitto-clients, openssl), decode
 # zstd bodies as a backend would (zstd), and
 # build the OwnTracks Recorder (Tests/Tools/owntracks-recorder: gcc make pkg-config liblmdb-dev libconfig-dev

@@ -36,6 +36,10 @@ copies=${1:-4}
 uplinks=${2:-"http-gzip http-zstd traccar owntracks"}
 export PATH="$PATH:/opt/swift/usr/bin:/usr/sbin"
 if [ -z "${WAYMARK_AIR_NETNS:-}" ]; then
+    scripts/install-deps.sh --bench >/dev/null
+    for tool in tcpdump mosquitto zstd; do
+        command -v "$tool" >/dev/null || { echo "measure-air-bytes: $tool is missing" >&2; exit 1; }
+    done
     waymark=$(scripts/build-release.sh)
     userns=()
     [ "$(id -u)" -eq 0 ] || userns=(-r)

@@ -12,26 +12,34 @@
 #   scripts/measure-day.sh [WINDOW_SECONDS]      (default 300: each phase is sampled that long; about
 #                                                 2 x WINDOW + 6 min in all, the agent's 5 min pause_after;
 #                                                 and about 15 min for the bytes on the air)
-# Environment: WAYMARK_AIR=0 leaves out the bytes on the air.
+# Environment: WAYMARK_AIR=0 leaves out the bytes on the air; DAY=FILE AIR=FILE prints the table from a run's saved
+# outputs instead of measuring.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$PATH:/opt/swift/usr/bin"
 window=${1:-300}
 [[ $window =~ ^[1-9][0-9]*$ ]] || { echo "measure-day: $window: expected seconds" >&2; exit 2; }
 
-scripts/install-deps.sh --bench >/dev/null
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-cc -O2 -o "$work/minimal-client" scripts/bench/minimal-client.c -lgps
-swift build --build-tests >/dev/null
-WAYMARK_BINARY=$(scripts/build-release.sh)
-export WAYMARK_BINARY WAYMARK_MEASURE_DAY=1 WAYMARK_WINDOW=$window WAYMARK_PEER=$work/minimal-client
-swift test --skip-build --filter DayMeasurement 2>&1 | tee "$work/day.txt" | grep -E "^phase|^backend|✘" >&2
-grep -q "^phase parked" "$work/day.txt" || { echo "measure-day: the measurement did not finish" >&2; exit 1; }
-: >"$work/air.txt"
-if [ "${WAYMARK_AIR:-1}" != 0 ]; then
-    LEVELS=0 IDLE=120 scripts/measure-air-bytes.sh 1 "http-gzip http-zstd traccar owntracks" >"$work/air.txt"
+if [ -n "${DAY:-}" ]; then
+    # DAY=FILE [AIR=FILE]: the table again from a run's saved outputs (the test's "phase" lines, and
+    # measure-air-bytes.sh's table), without measuring.
+    cp "$DAY" "$work/day.txt"
+    if [ -n "${AIR:-}" ]; then cp "$AIR" "$work/air.txt"; else : >"$work/air.txt"; fi
+else
+    scripts/install-deps.sh --bench >/dev/null
+    cc -O2 -o "$work/minimal-client" scripts/bench/minimal-client.c -lgps
+    swift build --build-tests >/dev/null
+    WAYMARK_BINARY=$(scripts/build-release.sh)
+    export WAYMARK_BINARY WAYMARK_MEASURE_DAY=1 WAYMARK_WINDOW=$window WAYMARK_PEER=$work/minimal-client
+    swift test --skip-build --filter DayMeasurement 2>&1 | tee "$work/day.txt" | grep -E "^phase|^backend|✘" >&2
+    : >"$work/air.txt"
+    if [ "${WAYMARK_AIR:-1}" != 0 ]; then
+        LEVELS=0 IDLE=120 scripts/measure-air-bytes.sh 1 "http-gzip http-zstd traccar owntracks" >"$work/air.txt"
+    fi
 fi
+grep -q "^phase parked" "$work/day.txt" || { echo "measure-day: the measurement did not finish" >&2; exit 1; }
 
 python3 - "$work/day.txt" "$work/air.txt" <<'PYTHON'
 import re, sys
@@ -69,9 +77,11 @@ events = {phase: day(phase, "locations") for phase in hours}
 uplink = None
 for line in open(sys.argv[2]):
     fields = line.split()
-    if len(fields) >= 6 and fields[1].isdigit():
+    if fields[:1] == ["uplink"] or not fields:
+        continue
+    if fields[0] != "idle" and len(fields) >= 6 and fields[1].isdigit():
         uplink, per_event = fields[0], float(fields[5])
-    elif uplink and line.strip().startswith("idle "):
+    elif uplink and fields[0] == "idle":
         seconds, idle_bytes = float(fields[1]), float(fields[-2])
         driving = per_event * events["driving"] / 1e6
         parked = (per_event * events["parked"] + idle_bytes / seconds * hours["parked"] * 3600) / 1e6

@@ -149,7 +149,7 @@ struct ReconnectTests {
         // start late. The delays announced are the default backoff's: 1 s doubling, each less up to 20 % jitter.
         #expect(!retries.isEmpty)
         for (attempt, retry) in retries.enumerated() {
-            let nominal = Duration.seconds(1 << attempt)
+            let nominal = min(.seconds(1 << min(attempt, 30)), connection.configuration.reconnectMaximum)
             let delay = try #require(retry)
             #expect(delay > nominal * 0.8 - .milliseconds(1) && delay <= nominal, "attempt \(attempt): \(delay)")
         }

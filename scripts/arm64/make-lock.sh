@@ -32,7 +32,8 @@ resolve() {
     # The closure of the -dev packages Waymark's C targets need, resolved in bookworm alone.
     arm64_apt_get -t bookworm install --print-uris -qq \
         libc6-dev:arm64 linux-libc-dev:arm64 libgcc-12-dev:arm64 libstdc++-12-dev:arm64 libgps-dev:arm64 \
-        libsqlite3-dev:arm64 libsystemd-dev:arm64 libcurl4-openssl-dev:arm64 zlib1g-dev:arm64 libmosquitto-dev:arm64 |
+        libsqlite3-dev:arm64 libsystemd-dev:arm64 libcurl4-openssl-dev:arm64 zlib1g-dev:arm64 libzstd-dev:arm64 \
+        libmosquitto-dev:arm64 |
         awk '{print $2}' | sed -E 's/\.deb$//' | while IFS=_ read -r name version arch; do
             echo "sysroot $name $arch ${version//%3a/:}"
         done

@@ -18,6 +18,7 @@
 # in $OUT (default a temporary folder, printed).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+scripts/install-deps.sh --bench >/dev/null
 binary=${1:?usage: callgrind-live.sh BINARY [K] [LOG]}
 copies=${2:-4}
 log=${3:-Tests/Fixtures/gpsd-logs/20100411_Geko_Regensburg.log}
