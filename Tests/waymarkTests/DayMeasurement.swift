@@ -31,36 +31,24 @@ struct DayMeasurement {
     }
 
     /// Samples every process of `pids` side by side over `seconds`, once a second: threads come and go (the
-    /// concurrency runtime's pool), so each thread's CPU time (`schedstat`, in nanoseconds) and voluntary switches
-    /// are counted by their increments, from zero when it is new (as ``PausedWakeupsMeasurement`` counts them).
+    /// concurrency runtime's pool), so each thread's CPU time (``OperationsCostMeasurement/runtimes(of:)``) and
+    /// voluntary switches (``PausedWakeupsMeasurement/switches(of:)``) are counted by their increments, from zero
+    /// when it is new.
     static func usage(of pids: [Int32], over seconds: Int) -> [Usage] {
-        func threads(of pid: Int32) -> [String: (nanoseconds: Int, switches: Int)] {
-            let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
-            var counts: [String: (nanoseconds: Int, switches: Int)] = [:]
-            for task in tasks {
-                let schedstat = ProcessResources.readProcFile("/proc/\(pid)/task/\(task)/schedstat")
-                let status = ProcessResources.readProcFile("/proc/\(pid)/task/\(task)/status")
-                let line = status.split(separator: "\n").first { $0.hasPrefix("voluntary_ctxt_switches") }
-                if let nanoseconds = schedstat.split(separator: " ").first.flatMap({ Int($0) }),
-                    let switches = line?.split(separator: "\t").last.flatMap({ Int($0) })
-                {
-                    counts[task] = (nanoseconds, switches)
-                }
-            }
-            return counts
-        }
-        var last = pids.map(threads(of:))
+        var runtimes = pids.map(OperationsCostMeasurement.runtimes(of:))
+        var switches = pids.map(PausedWakeupsMeasurement.switches(of:))
         let written = pids.map(Self.writtenBytes(of:))
         var totals = [(nanoseconds: Int, switches: Int)](repeating: (0, 0), count: pids.count)
         for _ in 0..<seconds {
             Thread.sleep(forTimeInterval: 1)
             for (index, pid) in pids.enumerated() {
-                let now = threads(of: pid)
-                for (task, thread) in now {
-                    totals[index].nanoseconds += thread.nanoseconds - (last[index][task]?.nanoseconds ?? 0)
-                    totals[index].switches += thread.switches - (last[index][task]?.switches ?? 0)
+                let nowRuntimes = OperationsCostMeasurement.runtimes(of: pid)
+                let nowSwitches = PausedWakeupsMeasurement.switches(of: pid)
+                totals[index].nanoseconds += OperationsCostMeasurement.used(runtimes[index], nowRuntimes)
+                totals[index].switches += nowSwitches.reduce(0) {
+                    $0 + $1.value.count - (switches[index][$1.key]?.count ?? 0)
                 }
-                last[index] = now
+                (runtimes[index], switches[index]) = (nowRuntimes, nowSwitches)
             }
         }
         return pids.indices.map { index in
