@@ -58,9 +58,7 @@ enum LocationLine {
             var speed: Double?
             var course: Double?
             repeat {
-                guard let key = reader.string(), let member = Self.member(named: key, from: &next),
-                    seen & (1 << member.rawValue) == 0, reader.skip(UInt8(ascii: ":"))
-                else { return nil }
+                guard let member = reader.member(from: &next), seen & (1 << member.rawValue) == 0 else { return nil }
                 seen |= 1 << member.rawValue
                 if member.holdsString {
                     guard let value = reader.string() else { return nil }
@@ -102,21 +100,35 @@ enum LocationLine {
     }
 
     private static let location = Array("location".utf8)
-    private static let keys = Member.allCases.map { Array($0.key.utf8) }
 
-    /// The member `key` names, looked for from `next` on (the member after the last one found, as the encoder
-    /// writes them in order), then from the first; `next` moves past it.
-    private static func member(named key: Slice<UnsafeBufferPointer<UInt8>>, from next: inout Int) -> Member? {
-        let keys = Self.keys
-        for step in 0..<keys.count {
-            let candidate = (next + step) % keys.count
-            if keys[candidate].elementsEqual(key) {
-                next = candidate + 1
-                return Member(rawValue: candidate)
+    /// The key of one of ``Member``'s cases as it stands in a line, `"alt_msl":` (6 to 13 bytes), as two
+    /// little-endian words and the masks of the bytes each holds: compared with a line a word at a time.
+    private struct Key {
+        var first: UInt64
+        var firstMask: UInt64
+        var rest: UInt64
+        var restMask: UInt64
+        var length: Int
+
+        init(_ member: Member) {
+            let bytes = Array("\"\(member.key)\":".utf8)
+            precondition((6...16).contains(bytes.count), "a key of \(bytes.count) bytes")
+            first = 0
+            rest = 0
+            for (offset, byte) in bytes.enumerated() {
+                if offset < 8 {
+                    first |= UInt64(byte) << (8 * offset)
+                } else {
+                    rest |= UInt64(byte) << (8 * (offset - 8))
+                }
             }
+            firstMask = bytes.count >= 8 ? UInt64.max : UInt64.max >> (8 * (8 - bytes.count))
+            restMask = bytes.count <= 8 ? 0 : UInt64.max >> (8 * (16 - bytes.count))
+            length = bytes.count
         }
-        return nil
     }
+
+    private static let keys = Member.allCases.map(Key.init)
 
     /// A cursor over the line's bytes.
     private struct Reader {
@@ -147,6 +159,41 @@ enum LocationLine {
                 index += 1
             }
             return nil
+        }
+
+        /// The member whose key (`"lat":`, quotes and colon) is next, looked for from `next` on (the member after
+        /// the last one found, as the encoder writes them in order), then from the first; `next` moves past it.
+        /// Nil for a key of any other member, or one written otherwise (an escape, whitespace). A key's bytes are
+        /// never 0, so the zeros that stand for bytes beyond the line match none.
+        mutating func member(from next: inout Int) -> Member? {
+            let keys = LocationLine.keys
+            let first = word(at: index)
+            let rest = word(at: index &+ 8)
+            var candidate = next
+            for _ in 0..<keys.count {
+                if candidate == keys.count { candidate = 0 }
+                let key = keys[candidate]
+                if first & key.firstMask == key.first, rest & key.restMask == key.rest,
+                    index &+ key.length <= bytes.count
+                {
+                    index &+= key.length
+                    next = candidate &+ 1
+                    return Member(rawValue: candidate)
+                }
+                candidate &+= 1
+            }
+            return nil
+        }
+
+        /// The 8 bytes from `offset` on as a little-endian word, zeros for those beyond the line.
+        private func word(at offset: Int) -> UInt64 {
+            guard let base = bytes.baseAddress, offset < bytes.count else { return 0 }
+            if offset &+ 8 <= bytes.count {
+                return UInt64(littleEndian: UnsafeRawPointer(base + offset).loadUnaligned(as: UInt64.self))
+            }
+            var word: UInt64 = 0
+            for shift in 0..<(bytes.count &- offset) { word |= UInt64(bytes[offset &+ shift]) << (8 * shift) }
+            return word
         }
 
         /// The number that is next, as ``JSONReader`` reads it.
