@@ -153,6 +153,33 @@ import WaymarkTestSupport
         }
     }
 
+    @Test("a line with bytes changed, dropped or repeated is never a point that EventLine would not make")
+    func mutated() throws {
+        var random = SplitMix64(seed: 1_044)
+        let original = Array(Self.encoded.utf8)
+        let bytes = Array(#""\,:{}[] -+.0123456789eEtn"#.utf8) + [0x00, 0x09, 0x7F, 0x80, 0xC3, 0xFF]
+        var accepted = 0
+        for _ in 0..<20_000 {
+            var line = original
+            for _ in 0...Int.random(in: 0...2, using: &random) {
+                let offset = Int.random(in: 0..<line.count, using: &random)
+                switch Int.random(in: 0..<4, using: &random) {
+                case 0: line[offset] = bytes.randomElement(using: &random) ?? 0
+                case 1: line[offset] = UInt8.random(in: 0...255, using: &random)
+                case 2: line.remove(at: offset)
+                default: line.insert(line[offset], at: offset)
+                }
+                if line.isEmpty { break }
+            }
+            guard let point = LocationLine.trackPoint(line) else { continue }
+            accepted += 1
+            let decoded = try? EventLine(line)
+            #expect(decoded.flatMap(TrackPoint.init) == point, "\(String(decoding: line, as: UTF8.self))")
+        }
+        // Digits changed for digits, and the like: enough lines still read to compare.
+        #expect(accepted > 1_000)
+    }
+
     @Test("a fix lost between two locations still splits the track; a line is read as the spool's kind says")
     func mixed() throws {
         let second = #"{"type":"location","seq":3,"time":"2029-11-25T16:58:44.000Z","lat":49,"lon":12,"mode":3}"#
