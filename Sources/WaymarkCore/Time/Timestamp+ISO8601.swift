@@ -36,7 +36,13 @@ extension Timestamp {
     /// `2029-11-25T16:57:44.000Z`, `2010-04-11T16:57:44Z`, `2010-04-11T18:57:44.5+02:00`.
     /// Returns nil for anything else, including out-of-range fields.
     public init?(iso8601 text: some StringProtocol) {
-        var parser = DigitScanner(Array(text.utf8))
+        self.init(iso8601: Array(text.utf8)[...])
+    }
+
+    /// Parses the UTF-8 bytes of a date-time as the text's initializer parses its text, without copying them: a
+    /// line's `time` read straight from the line.
+    public init?(iso8601 text: ArraySlice<UInt8>) {
+        var parser = DigitScanner(text)
         guard let year = parser.number(digits: 4), parser.expect("-"),
             let month = parser.number(digits: 2), parser.expect("-"),
             let day = parser.number(digits: 2), parser.expect("T") || parser.expect("t") || parser.expect(" "),
@@ -117,15 +123,20 @@ private func put(_ value: Int, digits: Int, at offset: Int, in text: UnsafeMutab
 }
 
 private struct DigitScanner {
-    private let bytes: [UInt8]
-    private var index = 0
+    private let bytes: ArraySlice<UInt8>
+    private var index: Int
 
-    init(_ bytes: [UInt8]) { self.bytes = bytes }
+    init(_ bytes: ArraySlice<UInt8>) {
+        self.bytes = bytes
+        index = bytes.startIndex
+    }
 
-    var isAtEnd: Bool { index == bytes.count }
+    var isAtEnd: Bool { index == bytes.endIndex }
 
     mutating func digit() -> Int? {
-        guard index < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) else { return nil }
+        guard index < bytes.endIndex, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) else {
+            return nil
+        }
         defer { index += 1 }
         return Int(bytes[index] - UInt8(ascii: "0"))
     }
@@ -140,7 +151,7 @@ private struct DigitScanner {
     }
 
     mutating func expect(_ character: Unicode.Scalar) -> Bool {
-        guard index < bytes.count, bytes[index] == UInt8(ascii: character) else { return false }
+        guard index < bytes.endIndex, bytes[index] == UInt8(ascii: character) else { return false }
         index += 1
         return true
     }

@@ -49,27 +49,39 @@ extension JSONReader {
             throw error("a number of \(scan.end - start) characters; at most \(Self.maximumNumberLength) are read")
         }
         guard converting else { return 0 }
-        if scan.isExact {
-            if scan.significand <= 1 << 53 && (-22...22).contains(scan.exponent) {
-                let magnitude =
-                    scan.exponent >= 0
-                    ? Double(scan.significand) * Self.powersOfTen[scan.exponent]
-                    : Double(scan.significand) / Self.powersOfTen[-scan.exponent]
-                return scan.isNegative ? -magnitude : magnitude
-            }
-            if let value = EiselLemire.double(
-                significand: scan.significand,
-                exponent: scan.exponent,
-                negative: scan.isNegative
-            ) {
-                return value
-            }
-        }
+        if let value = Self.value(of: scan) { return value }
         guard let value = Double(text(from: start)) else {
             index = start
             throw error("a number the platform cannot convert")
         }
         return value
+    }
+
+    /// The number at `start` in `bytes` (a line read without a reader, such as a spool's location line) and the
+    /// offset after it: the same `Double` that ``readNumber()`` reads there; nil where it would throw.
+    public static func number(in bytes: UnsafeBufferPointer<UInt8>, at start: Int) -> (value: Double, end: Int)? {
+        guard start < bytes.count, bytes[start] == UInt8(ascii: "-") || bytes[start] &- UInt8(ascii: "0") < 10 else {
+            return nil
+        }
+        let scan = scanNumber(in: bytes, at: start)
+        guard scan.problem == nil, scan.end - start <= maximumNumberLength else { return nil }
+        if let value = value(of: scan) { return (value, scan.end) }
+        let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<scan.end]), as: UTF8.self)
+        return Double(text).map { ($0, scan.end) }
+    }
+
+    /// The value of a number scanned without a problem when its digits convert it: Clinger's fast path or
+    /// ``EiselLemire``; nil when only the standard library's conversion of its text can.
+    private static func value(of scan: NumberScan) -> Double? {
+        guard scan.isExact else { return nil }
+        if scan.significand <= 1 << 53 && (-22...22).contains(scan.exponent) {
+            let magnitude =
+                scan.exponent >= 0
+                ? Double(scan.significand) * powersOfTen[scan.exponent]
+                : Double(scan.significand) / powersOfTen[-scan.exponent]
+            return scan.isNegative ? -magnitude : magnitude
+        }
+        return EiselLemire.double(significand: scan.significand, exponent: scan.exponent, negative: scan.isNegative)
     }
 
     private enum NumberProblem {

@@ -8,8 +8,14 @@ enum TripTrack {
     /// segment starts after each loss of fix.
     static func segments(of events: [StoredEvent], through end: Timestamp) throws -> [[TrackPoint]] {
         var points: [TrackPoint] = []
+        points.reserveCapacity(events.count)
         var gaps: [Timestamp] = []
         for event in events where event.time <= end {
+            // Nearly every line is a location as the encoder wrote it: read without decoding all of it.
+            if event.kind == .location, let point = LocationLine.trackPoint(event.line) {
+                points.append(point)
+                continue
+            }
             let line = try EventLine(event.line)
             if event.kind == .error {
                 if let code = line.string("code"), Exporter.fixLossCodes.contains(code) { gaps.append(event.time) }
