@@ -148,8 +148,8 @@ public final class MosquittoTestServer: @unchecked Sendable {
 
     /// A process that runs `executable` with every signal unblocked: the test process's threads block most of them,
     /// and a child started by `Process` inherits that mask, so that SIGTERM would wait unseen (mosquitto then never
-    /// saves and exits as a stopped broker does).
-    private static func unblocked(_ executable: String, _ arguments: [String]) -> Process {
+    /// saves and exits as a stopped broker does, and ot-recorder is killed instead, maybe holding a message).
+    static func unblocked(_ executable: String, _ arguments: [String]) -> Process {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
         process.arguments =
