@@ -91,7 +91,7 @@ public final class MosquittoTestServer: @unchecked Sendable {
 
     /// Starts the broker (again) on the same port, and waits until it listens.
     public func start() throws {
-        let process = Self.unblocked(
+        let process = Process.unblocked(
             "/usr/sbin/mosquitto",
             ["-c", directory.appendingPathComponent("mosquitto.conf").path]
         )
@@ -146,22 +146,7 @@ public final class MosquittoTestServer: @unchecked Sendable {
         return nil
     }
 
-    /// A process that runs `executable` with every signal unblocked: the test process's threads block most of them,
-    /// and a child started by `Process` inherits that mask, so that SIGTERM would wait unseen (mosquitto then never
-    /// saves and exits as a stopped broker does, and ot-recorder is killed instead, maybe holding a message).
-    static func unblocked(_ executable: String, _ arguments: [String]) -> Process {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        process.arguments =
-            [
-                "-c",
-                "import os, signal, sys; signal.pthread_sigmask(signal.SIG_SETMASK, []); os.execv(sys.argv[1], sys.argv[1:])",
-                executable,
-            ] + arguments
-        return process
-    }
-
-    /// As ``unblocked(_:_:)``, but started again 0.2 s after each exit, as a consumer reconnects: mosquitto_sub ends
+    /// As `Process.unblocked(_:_:)`, but started again 0.2 s after each exit, as a consumer reconnects: mosquitto_sub ends
     /// when a broker killed in its TLS handshake leaves it an error its loop does not retry, and its persistent
     /// session then keeps the messages for a subscriber that never comes back. Each run inherits the output (and
     /// its offset); the runs die with this one (`PR_SET_PDEATHSIG`), however it is stopped.

@@ -28,7 +28,7 @@ public final class OwnTracksRecorder: @unchecked Sendable {
     /// Starts the Recorder (again) on the same store and session.
     public func start() throws {
         let before = broker.brokerLog.components(separatedBy: "as recorder (").count
-        let process = MosquittoTestServer.unblocked(
+        let process = Process.unblocked(
             executable,
             [
                 "-S", store.path, "-H", "127.0.0.1", "-p", "\(broker.port)", "-A", "0", "--norevgeo", "--quiet", "-q",

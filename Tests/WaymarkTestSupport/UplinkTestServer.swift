@@ -32,9 +32,8 @@ public final class UplinkTestServer: @unchecked Sendable {
         guard FileManager.default.createFile(atPath: stderrFile.path, contents: nil) else {
             throw TestServerError("cannot create \(stderrFile.path)")
         }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = arguments
+        // Signals unblocked: SIGTERM stops the server as it should, where it waited 5 s for a SIGKILL.
+        let process = Process.unblocked("/usr/bin/env", arguments)
         process.standardOutput = FileHandle.nullDevice
         process.standardError = try FileHandle(forWritingTo: stderrFile)
         try process.run()
