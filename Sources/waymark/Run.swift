@@ -40,8 +40,7 @@ extension Waymark {
                 // say so, as the package's conffile is expected there.
                 logger.warning("no configuration file at \(Agent.defaultConfigurationPath): running on the defaults")
             }
-            let sink: any EventSink =
-                print ? JSONLinesWriter(flushThreshold: 1 << 16) : DiscardingSink()
+            let sink: any EventSink = print ? JSONLinesWriter.live() : DiscardingSink()
             _ = try await refusingAtStart {
                 try await Agent.run(
                     configuration: configuration,
