@@ -81,9 +81,8 @@ public final class GPSDFeedServer: @unchecked Sendable {
         var arguments = ["-N", "-b", "-S", "\(port)", "-F", directory.appendingPathComponent("ctl.sock").path]
         if let debugLevel { arguments += ["-D", "\(debugLevel)"] }
         arguments.append("tcp://127.0.0.1:\(feed.port)")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/sbin/gpsd")
-        process.arguments = arguments
+        // Every signal unblocked: a graceful stop is gpsd's own shutdown on SIGTERM, not a SIGKILL 5 s later.
+        let process = Process.unblocked("/usr/sbin/gpsd", arguments)
         process.standardOutput = FileHandle.nullDevice
         let pipe = Pipe()
         process.standardError = pipe

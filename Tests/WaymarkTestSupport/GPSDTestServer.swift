@@ -126,10 +126,9 @@ public final class GPSDTestServer: @unchecked Sendable {
         return port
     }
 
+    /// Starts `path` with every signal unblocked, so that a graceful ``stop(graceful:)`` is one.
     private static func launch(_ path: String, _ arguments: [String]) throws -> Process {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = arguments
+        let process = Process.unblocked(path, arguments)
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
