@@ -14,7 +14,9 @@ The bodies are coded by the very libraries and calls the agent makes (CUplink): 
 (libz.so.1, deflateInit2 with 15 + 16 window bits, memory level 8) and ZSTD_compress2 with the agent's capped
 window and tables (libzstd.so.1), loaded with
 ctypes; the CPU is this process's (time.process_time) over ROUNDS passes (default 5), the median pass, divided by
-the locations. Bytes are the bodies only (no headers: scripts/measure-air-bytes.sh measures those).
+the locations. Bytes are the bodies only (no headers: scripts/measure-air-bytes.sh measures those). Where
+Debian's python3-brotli is there, brotli (`Content-Encoding: br`, RFC 7932, which the agent does not send) is
+measured beside them at qualities 5 to 11 with a 64 KB window, for comparison.
 """
 import ctypes
 import sqlite3
@@ -62,6 +64,16 @@ def zstd_size(body, level):
     zstd.ZSTD_freeCCtx(context)
     assert not zstd.ZSTD_isError(written)
     return written
+
+
+try:
+    import brotli  # Debian's python3-brotli: not a coding the agent has, measured to say what it would give
+except ImportError:
+    brotli = None
+
+
+def brotli_size(body, level):
+    return len(brotli.compress(body, quality=level, lgwin=16))
 
 
 def gzip_size(body, level):
@@ -116,7 +128,12 @@ raw = sum(map(len, windows))
 print(f"{len(windows)} windows, {locations} locations, {len(rows) / len(windows):.0f} events a window, "
       f"{raw / locations:.1f} bytes of JSON Lines a location")
 print(f"{'coding':<8} {'level':>5} {'body B/loc':>10} {'cpu µs/loc':>10}")
-for name, code, levels in (("gzip", gzip_size, (1, 6, 9)), ("zstd", zstd_size, (1, 3, 6, 9, 12, 15, 17, 19))):
+codings = [("gzip", gzip_size, (1, 6, 9)), ("zstd", zstd_size, (1, 3, 6, 9, 12, 15, 17, 19))]
+if brotli:
+    codings.append(("br", brotli_size, (5, 9, 10, 11)))
+else:
+    print("br: not measured (apt-get install python3-brotli, and run this with /usr/bin/python3)")
+for name, code, levels in codings:
     for level in levels:
         size, cpu = measure(code, level)
         print(f"{name:<8} {level:5d} {size:10.2f} {cpu:10.2f}")

@@ -13,7 +13,8 @@
 # write makes a clean page of the page cache dirty (so a page synced and appended to again counts again), and
 # the script replays the traced write/pwrite64 calls and syncs through that rule. What the rule does not see is
 # the rest: pages dirtied through memory maps (SQLite's -shm, written back by the kernel every half minute or so)
-# and pages the kernel wrote back between two writes of the process.
+# and pages the kernel wrote back between two writes of the process. Paced and cut (SPEED and CUT), each run also
+# copies the WAL halfway and says which tables' pages its commits write (scripts/bench/wal-frames.py).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 loops=${1:-20}
@@ -51,12 +52,22 @@ run() {
     mkdir -p "$dir"
     printf '[agent]\nstate_dir = "%s/state"\nlog_dir = "%s/logs"\n[spool]\ncommit_interval = "%s"\n' \
         "$dir" "$dir" "$interval" > "$dir/waymark.toml"
-    local started ended
+    local started ended snapshot=""
     started=$(date +%s.%N)
+    # Paced and cut, the WAL is copied halfway through, for the pages its commits write (scripts/bench/wal-frames.py).
+    if [ -n "${SPEED:-}" ] && [ -n "${CUT:-}" ]; then
+        mkdir -p "$dir/snapshot"
+        (sleep "$(python3 -c "print($CUT / $SPEED / 2)")" &&
+            cp "$dir/state/spool.sqlite" "$dir/state/spool.sqlite-wal" "$dir/snapshot/") &
+        snapshot=$!
+    fi
     strace -f -y -qq -e trace=fsync,fdatasync,write,pwrite64 -o "$dir/strace" \
         "$waymark" replay "$work/drive.chk" --spool --config "$dir/waymark.toml" ${SPEED:+--speed "$SPEED"} \
         2>"$dir/stderr"
     ended=$(date +%s.%N)
+    if [ -n "$snapshot" ]; then
+        wait "$snapshot" && python3 scripts/bench/wal-frames.py "$dir/snapshot" | sed 's/^/  WAL: /'
+    fi
     python3 - "$name" "$interval" "$dir" "$started" "$ended" <<'PY'
 import collections, re, sys
 name, interval, dir, started, ended = sys.argv[1], sys.argv[2], sys.argv[3], float(sys.argv[4]), float(sys.argv[5])
