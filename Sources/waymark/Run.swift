@@ -40,7 +40,8 @@ extension Waymark {
                 // say so, as the package's conffile is expected there.
                 logger.warning("no configuration file at \(Agent.defaultConfigurationPath): running on the defaults")
             }
-            let sink: any EventSink = print ? JSONLinesWriter.live() : DiscardingSink()
+            let sink: any EventSink =
+                print ? JSONLinesWriter(flushThreshold: 1 << 16) : DiscardingSink()
             _ = try await refusingAtStart {
                 try await Agent.run(
                     configuration: configuration,

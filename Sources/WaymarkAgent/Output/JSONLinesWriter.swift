@@ -4,8 +4,8 @@ import WaymarkSystem
 
 /// Writes events as JSON Lines to a file descriptor (stdout for `--print`), buffered.
 ///
-/// Live to a pipe or a terminal (``live(descriptor:)``), every batch is written at once so a reader sees each
-/// event as it happens; to a regular file, and in a replay, the buffer fills to ``flushThreshold`` first.
+/// Live, every batch is written at once so a reader sees each event as it happens; replay lets the buffer
+/// fill to ``flushThreshold`` first.
 public final class JSONLinesWriter: EventSink {
     private struct State {
         var buffer: [UInt8] = []
@@ -22,13 +22,6 @@ public final class JSONLinesWriter: EventSink {
     public init(descriptor: Int32 = 1, flushThreshold: Int = 0) {
         self.descriptor = descriptor
         self.flushThreshold = flushThreshold
-    }
-
-    /// The writer of a live run: each batch at once to a pipe, a terminal or a socket, where someone reads as the
-    /// agent runs (`waymark run --print | jq`); in 64 KB writes to a regular file, which is read afterwards.
-    public static func live(descriptor: Int32 = 1) -> JSONLinesWriter {
-        let file = Files.isRegularFile(descriptor: descriptor)
-        return JSONLinesWriter(descriptor: descriptor, flushThreshold: file ? 1 << 16 : 0)
     }
 
     public var wantsLines: Bool { true }

@@ -34,12 +34,6 @@ public enum Files {
         return Int64(status.st_size)
     }
 
-    /// Whether `descriptor` is open on a regular file (not a pipe, a terminal, a socket or a device).
-    public static func isRegularFile(descriptor: Int32) -> Bool {
-        var status = stat()
-        return fstat(descriptor, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG
-    }
-
     /// Removes the file at `path`; true when it was removed.
     @discardableResult
     public static func remove(_ path: String) -> Bool { unlink(path) == 0 }
