@@ -16,7 +16,7 @@ window and tables (libzstd.so.1), loaded with
 ctypes; the CPU is this process's (time.process_time) over ROUNDS passes (default 5), the median pass, divided by
 the locations. Bytes are the bodies only (no headers: scripts/measure-air-bytes.sh measures those). Where
 Debian's python3-brotli is there, brotli (`Content-Encoding: br`, RFC 7932, which the agent does not send) is
-measured beside them at qualities 5 to 11 with a 64 KB window, for comparison.
+measured beside them at qualities 5, 9, 10 and 11 with a 64 KB window, for comparison.
 """
 import ctypes
 import sqlite3

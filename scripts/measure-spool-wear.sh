@@ -57,7 +57,7 @@ run() {
     # Paced and cut, the WAL is copied halfway through, for the pages its commits write (scripts/bench/wal-frames.py).
     if [ -n "${SPEED:-}" ] && [ -n "${CUT:-}" ]; then
         mkdir -p "$dir/snapshot"
-        (sleep "$(python3 -c "print($CUT / $SPEED / 2)")" &&
+        (sleep "$(python3 -c "print($CUT * $loops / $SPEED / 2)")" &&
             cp "$dir/state/spool.sqlite" "$dir/state/spool.sqlite-wal" "$dir/snapshot/") &
         snapshot=$!
     fi
@@ -66,7 +66,8 @@ run() {
         2>"$dir/stderr"
     ended=$(date +%s.%N)
     if [ -n "$snapshot" ]; then
-        wait "$snapshot" && python3 scripts/bench/wal-frames.py "$dir/snapshot" | sed 's/^/  WAL: /'
+        { wait "$snapshot" && python3 scripts/bench/wal-frames.py "$dir/snapshot" | sed 's/^/  WAL: /'; } ||
+            echo "  WAL: not read (no copy of it, or no complete commit in the copy)"
     fi
     python3 - "$name" "$interval" "$dir" "$started" "$ended" <<'PY'
 import collections, re, sys

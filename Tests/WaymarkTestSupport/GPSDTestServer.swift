@@ -86,7 +86,7 @@ public final class GPSDTestServer: @unchecked Sendable {
     }
 
     /// Stops gpsd and socat and waits for both: SIGKILL, as a crash or a power cut would, or with
-    /// `graceful`, SIGTERM (gpsd 3.22 takes about 1.5 s to exit) and SIGKILL after 5 s.
+    /// `graceful`, SIGTERM (gpsd's own shutdown: it is started with signals unblocked) and SIGKILL after 5 s.
     public func stop(graceful: Bool = false) {
         for process in [gpsd, socat].compactMap({ $0 }) { process.stop(graceful: graceful) }
         gpsd = nil

@@ -8,7 +8,9 @@ DIRECTORY holds `spool.sqlite` and `spool.sqlite-wal` copied from a running agen
 (scripts/measure-spool-wear.sh copies them halfway through its paced run). A frame is a 24-byte header and one
 page; a commit is the run of frames up to one whose header gives the database's size. The pages are named by
 SQLite's dbstat table of the copy, which reads the WAL; page 1 is `sqlite_schema`'s, written whenever the file
-grows (its header holds the page count).
+grows (its header holds the page count). A page is named by its owner at the copy's end, so one freed and reused
+within the WAL counts for its last owner; frames are told from an earlier generation's by their salts, not
+checked against their checksums.
 """
 import collections
 import sqlite3
@@ -17,6 +19,8 @@ import sys
 
 directory = sys.argv[1]
 wal = open(f"{directory}/spool.sqlite-wal", "rb").read()
+if len(wal) < 32:
+    sys.exit(f"{directory}/spool.sqlite-wal: {len(wal)} bytes, no WAL header")
 page_size = struct.unpack(">I", wal[8:12])[0]
 salts = wal[16:24]
 commits, frames, offset = [], [], 32
