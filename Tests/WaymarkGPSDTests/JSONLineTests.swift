@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 import WaymarkTestSupport
 
@@ -62,17 +63,27 @@ import WaymarkTestSupport
         #expect(Self.isComplete(text) == complete, "\(depth)")
     }
 
-    @Test("a replay through libgps of a line that would hang it ends", .timeLimit(.minutes(1)))
+    /// The replay runs on a thread of its own, waited for 60 s from when it starts. A time limit on the test would
+    /// count from the test's start the time its task then waits for a thread of the cooperative pool: on a 2-core
+    /// CI machine whose two pool threads long tests held, that was 586 s, and this test failed without a hang.
+    @Test("a replay through libgps of a line that would hang it ends")
     func replayOfAHangingLineEnds() {
         let lines = [
             #"{("class":"TPV","mode":1}"#, #"{"epy":"class":"TPV","mode":3}"#,
             #"{"class":"AIS","type":1,"lat":3,"{"class":"ERROR"ing":4,"second":11}"#, #"{"class":"TPV","mode":1}"#,
         ]
         let capture = Array(lines.joined(separator: "\r\n").utf8)
-        let replay = CaptureReplay(bytes: capture, decoder: .libgps)
-        var updates = 0
-        while replay.next() != nil { updates += 1 }
-        #expect(updates >= 1)
+        let updates = Mutex<Int?>(nil)
+        let ended = DispatchSemaphore(value: 0)
+        Thread {
+            let replay = CaptureReplay(bytes: capture, decoder: .libgps)
+            var count = 0
+            while replay.next() != nil { count += 1 }
+            updates.withLock { $0 = count }
+            ended.signal()
+        }.start()
+        #expect(ended.wait(timeout: .now() + 60) == .success, "the replay did not end within 60 s")
+        #expect((updates.withLock { $0 } ?? 0) >= 1)
     }
 
     @Test("every message of every capture is complete, and no message cut short is")
