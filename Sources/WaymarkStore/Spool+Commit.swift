@@ -17,7 +17,9 @@ public struct SpoolCommit: Sendable {
     /// The trip in progress to save (`save`), or to forget because it ended (`clear`).
     public var openTrip: OpenTripChange?
     /// The odometer, metres, when it moved: saved in the same transaction as the events of the fixes that moved
-    /// it, so a crash neither loses committed distance nor counts it twice.
+    /// it, so a crash neither loses committed distance nor counts it twice. It rides in the row of the commit's
+    /// last event, whose page the commit writes anyway, and only a commit without events writes it to `state`
+    /// (one page fewer in most commits: docs/performance.md, "Flash wear").
     public var odometer: Double?
     /// The number the next event must be above, when it is above every committed one (a fresh spool after a
     /// sink saw higher numbers): `seq` is never reused.
@@ -79,6 +81,7 @@ extension Spool {
         var count = state.eventCount
         var sweep = state.thinningSweep
         var drops: [StoredEvent.Kind: Int] = [:]
+        let odometer = commit.odometer.map { Int64(($0 * 1000).rounded()) }
         try database.writeTransaction {
             // In slices of at most a tenth of the cap, making room before each: the file never holds much
             // more than the cap, even when one commit brings more than all of it.
@@ -94,6 +97,8 @@ extension Spool {
                     end += 1
                 }
                 if used + bytes > commit.maxBytes {
+                    // Room making may remove the row that carries the odometer: `state` takes it first.
+                    try keepOdometerInState(database)
                     var room = SpoolEviction(
                         need: used + bytes - (commit.maxBytes - commit.maxBytes / 10),
                         delivered: commit.delivered,
@@ -105,7 +110,11 @@ extension Spool {
                     count -= room.removed
                     drops.merge(room.drops, uniquingKeysWith: +)
                 }
-                try insert(commit.events[start..<end], database)
+                try insert(
+                    commit.events[start..<end],
+                    odometer: end == commit.events.endIndex ? odometer : nil,
+                    database
+                )
                 used += bytes
                 count += end - start
                 start = end
@@ -127,8 +136,9 @@ extension Spool {
                 for id in Set(inside) { try database.run("INSERT INTO inside_region (id) VALUES (?)", id) }
                 try setState(StateKey.insideSaved, 1, database)
             }
-            if let odometer = commit.odometer {
-                try setState(StateKey.odometerMillimetres, Int64((odometer * 1000).rounded()), database)
+            if let odometer, commit.events.isEmpty {
+                try setState(StateKey.odometerMillimetres, odometer, database)
+                try setState(StateKey.odometerSeq, try database.integer("SELECT MAX(seq) FROM event") ?? 0, database)
             }
             switch commit.openTrip {
             case .save(let trip): try save(trip, database)
@@ -149,15 +159,19 @@ extension Spool {
         return drops
     }
 
-    /// Inserts `events` with one prepared statement, binding each line's bytes where they are.
-    private static func insert(_ events: ArraySlice<StoredEvent>, _ database: Database) throws {
-        guard !events.isEmpty else { return }
-        let statement = try database.statement("INSERT INTO event (seq, kind, time, line) VALUES (?, ?, ?, ?)")
+    /// Inserts `events` with one prepared statement, binding each line's bytes where they are; the last one carries
+    /// `odometer` (millimetres), when given.
+    private static func insert(_ events: ArraySlice<StoredEvent>, odometer: Int64?, _ database: Database) throws {
+        guard let last = events.last?.seq else { return }
+        let statement = try database.statement(
+            "INSERT INTO event (seq, kind, time, line, odometer) VALUES (?, ?, ?, ?, ?)"
+        )
         defer { statement.clearBindings() }
         for event in events {
             try statement.bind(Int64(event.seq), at: 1)
             try statement.bind(Int64(event.kind.code), at: 2)
             try statement.bind(milliseconds(event.time), at: 3)
+            try (event.seq == last ? odometer : nil).bind(to: statement, at: 5)
             do {
                 try event.line.withUnsafeBytes { bytes in
                     try statement.bind(unsafeBlob: bytes, at: 4)
@@ -167,6 +181,22 @@ extension Spool {
                 throw SpoolError(.failed, "event \(event.seq) not written: \(error)", cause: error)
             }
         }
+    }
+
+    /// Copies the odometer of the newest row that carries one to `state`, when it is newer than what `state` holds.
+    private static func keepOdometerInState(_ database: Database) throws {
+        let saved = try database.integer("SELECT value FROM state WHERE key = ?", StateKey.odometerSeq) ?? 0
+        guard let carried = try carriedOdometer(after: saved, database) else { return }
+        try setState(StateKey.odometerMillimetres, carried.millimetres, database)
+        try setState(StateKey.odometerSeq, carried.seq, database)
+    }
+
+    /// The odometer (millimetres) of the newest event row after `seq` that carries one, and that row's `seq`.
+    static func carriedOdometer(after seq: Int64, _ database: Database) throws -> (seq: Int64, millimetres: Int64)? {
+        try database.first(
+            "SELECT seq, odometer FROM event WHERE seq > ? AND odometer IS NOT NULL ORDER BY seq DESC LIMIT 1",
+            [seq]
+        ) { ($0.int64(at: 0), $0.int64(at: 1)) }
     }
 
     private static func setState(_ key: String, _ value: Int64, _ database: Database) throws {

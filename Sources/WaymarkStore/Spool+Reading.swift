@@ -22,7 +22,9 @@ extension Spool {
                 state.insideRegions = inside
             }
             state.openTrip = try Self.openTrip(database)
-            state.odometer = values[StateKey.odometerMillimetres].map { Double($0) / 1000 }
+            // A spool of schema 2, read before an agent migrated it, has no odometer in its rows (nor `odometer_seq`).
+            let carried = try values[StateKey.odometerSeq].flatMap { try Self.carriedOdometer(after: $0, database) }
+            state.odometer = (carried?.millimetres ?? values[StateKey.odometerMillimetres]).map { Double($0) / 1000 }
             state.lastTime = try database.integer("SELECT time FROM event ORDER BY seq DESC LIMIT 1").map(
                 Self.timestamp
             )

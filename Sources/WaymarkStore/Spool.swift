@@ -81,8 +81,8 @@ public final class Spool: Sendable {
 
     static func rowBytes(_ lineCount: Int) -> Int64 { Int64(lineCount) + rowOverhead }
 
-    /// The schema's version in `PRAGMA user_version`: 2 added `quarantine`.
-    static let schemaVersion: Int64 = 2
+    /// The schema's version in `PRAGMA user_version`: 2 added `quarantine`, 3 the odometer in the event rows.
+    static let schemaVersion: Int64 = 3
 
     /// What the rows take now (``rowBytes(_:)`` summed).
     public var usedBytes: Int64 { state.withLock { $0.usedBytes } }
@@ -118,8 +118,10 @@ public final class Spool: Sendable {
         try database.writeTransaction {
             let version = try database.integer("PRAGMA user_version") ?? 0
             guard version != schemaVersion else { return try checkTables(database) }
-            switch version {
-            case 0:
+            guard version < schemaVersion else {
+                throw SpoolError(.unusable, "the spool's schema version \(version) is newer than \(schemaVersion)")
+            }
+            if version == 0 {
                 guard try database.integer("SELECT COUNT(*) FROM sqlite_master") == 0 else {
                     throw SpoolError(.unusable, "the database is not a spool: it holds tables of another program")
                 }
@@ -137,18 +139,26 @@ public final class Spool: Sendable {
                                             max_speed REAL, avg_speed REAL, regions TEXT NOT NULL);
                     """
                 )
-            case 1:
+            } else {
                 try checkTables(database)
-            default:
-                throw SpoolError(.unusable, "the spool's schema version \(version) is newer than \(schemaVersion)")
             }
-            // Version 2: the events a server refused, kept with its answer (``Spool/quarantine``).
+            if version < 2 {
+                // The events a server refused, kept with its answer (``Spool/quarantine``).
+                try database.execute(
+                    """
+                    CREATE TABLE quarantine (sink TEXT NOT NULL, seq INTEGER NOT NULL, kind INTEGER NOT NULL,
+                                             event_time INTEGER NOT NULL, time INTEGER NOT NULL,
+                                             status INTEGER NOT NULL, answer TEXT NOT NULL, line BLOB NOT NULL,
+                                             PRIMARY KEY (sink, seq)) WITHOUT ROWID
+                    """
+                )
+            }
+            // Version 3: the odometer, millimetres, in the row of a commit's last event (``SpoolCommit/odometer``);
+            // the one `state` holds is older than any such row after `odometer_seq`.
             try database.execute(
                 """
-                CREATE TABLE quarantine (sink TEXT NOT NULL, seq INTEGER NOT NULL, kind INTEGER NOT NULL,
-                                         event_time INTEGER NOT NULL, time INTEGER NOT NULL, status INTEGER NOT NULL,
-                                         answer TEXT NOT NULL, line BLOB NOT NULL, PRIMARY KEY (sink, seq))
-                                         WITHOUT ROWID;
+                ALTER TABLE event ADD COLUMN odometer INTEGER;
+                INSERT INTO state (key, value) SELECT '\(StateKey.odometerSeq)', COALESCE(MAX(seq), 0) FROM event;
                 PRAGMA user_version = \(schemaVersion);
                 """
             )
@@ -171,6 +181,8 @@ public final class Spool: Sendable {
         static let windowStart = "window_start"
         static let insideSaved = "inside_saved"
         static let odometerMillimetres = "odometer_mm"
+        /// The newest `seq` when `odometer_mm` was written: an event row after it that carries an odometer is newer.
+        static let odometerSeq = "odometer_seq"
         static let dropPrefix = "drops."
         static let quarantineDroppedPrefix = "quarantine_dropped."
     }

@@ -43,11 +43,16 @@ import WaymarkTestSupport
             let (spool, _) = try Spool.open(inDirectory: directory.path, now: SpoolSamples.start)
             try spool.commit(SpoolSamples.commit((1...10).map { SpoolSamples.event($0) }))
         }
-        // As version 1 left it: no quarantine table.
+        // As version 1 left it: no quarantine table, no odometer column.
         let path = directory.appendingPathComponent(Spool.fileName).path
         do {
             let database = try Database(path: path)
-            try database.execute("DROP TABLE quarantine; PRAGMA user_version = 1")
+            try database.execute(
+                """
+                DROP TABLE quarantine; ALTER TABLE event DROP COLUMN odometer;
+                DELETE FROM state WHERE key = 'odometer_seq'; PRAGMA user_version = 1
+                """
+            )
         }
         let readOnly = try Spool(path: path, readOnly: true)
         #expect(try readOnly.quarantined().isEmpty)
@@ -56,7 +61,7 @@ import WaymarkTestSupport
         #expect(moved == nil)
         #expect(try spool.load().lastSeq == 10)
         let database = try Database(path: path)
-        #expect(try database.integer("PRAGMA user_version") == 2)
+        #expect(try database.integer("PRAGMA user_version") == 3)
         #expect(try database.integer("SELECT COUNT(*) FROM quarantine") == 0)
     }
 
@@ -67,6 +72,6 @@ import WaymarkTestSupport
         let path = directory.appendingPathComponent(Spool.fileName).path
         do { try Database(path: path).execute("PRAGMA user_version = 9") }
         let error = #expect(throws: SpoolError.self) { try Spool(path: path) }
-        #expect(error?.message.contains("schema version 9 is newer than 2") == true)
+        #expect(error?.message.contains("schema version 9 is newer than 3") == true)
     }
 }
