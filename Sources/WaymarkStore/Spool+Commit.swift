@@ -18,8 +18,9 @@ public struct SpoolCommit: Sendable {
     public var openTrip: OpenTripChange?
     /// The odometer, metres, when it moved: saved in the same transaction as the events of the fixes that moved
     /// it, so a crash neither loses committed distance nor counts it twice. It rides in the row of the commit's
-    /// last event, whose page the commit writes anyway, and only a commit without events writes it to `state`
-    /// (one page fewer in most commits: docs/performance.md, "Flash wear").
+    /// last event, whose page the commit writes anyway; `state` takes it only from a commit without events, and
+    /// before room making may remove the row that carries it (one page fewer in most commits: docs/performance.md,
+    /// "Flash wear").
     public var odometer: Double?
     /// The number the next event must be above, when it is above every committed one (a fresh spool after a
     /// sink saw higher numbers): `seq` is never reused.
@@ -81,7 +82,7 @@ extension Spool {
         var count = state.eventCount
         var sweep = state.thinningSweep
         var drops: [StoredEvent.Kind: Int] = [:]
-        let odometer = commit.odometer.map { Int64(($0 * 1000).rounded()) }
+        let odometerMillimetres = commit.odometer.map { Int64(($0 * 1000).rounded()) }
         try database.writeTransaction {
             // In slices of at most a tenth of the cap, making room before each: the file never holds much
             // more than the cap, even when one commit brings more than all of it.
@@ -112,7 +113,7 @@ extension Spool {
                 }
                 try insert(
                     commit.events[start..<end],
-                    odometer: end == commit.events.endIndex ? odometer : nil,
+                    odometerMillimetres: end == commit.events.endIndex ? odometerMillimetres : nil,
                     database
                 )
                 used += bytes
@@ -136,8 +137,8 @@ extension Spool {
                 for id in Set(inside) { try database.run("INSERT INTO inside_region (id) VALUES (?)", id) }
                 try setState(StateKey.insideSaved, 1, database)
             }
-            if let odometer, commit.events.isEmpty {
-                try setState(StateKey.odometerMillimetres, odometer, database)
+            if let odometerMillimetres, commit.events.isEmpty {
+                try setState(StateKey.odometerMillimetres, odometerMillimetres, database)
                 try setState(StateKey.odometerSeq, try database.integer("SELECT MAX(seq) FROM event") ?? 0, database)
             }
             switch commit.openTrip {
@@ -160,8 +161,12 @@ extension Spool {
     }
 
     /// Inserts `events` with one prepared statement, binding each line's bytes where they are; the last one carries
-    /// `odometer` (millimetres), when given.
-    private static func insert(_ events: ArraySlice<StoredEvent>, odometer: Int64?, _ database: Database) throws {
+    /// `odometerMillimetres`, when given.
+    private static func insert(
+        _ events: ArraySlice<StoredEvent>,
+        odometerMillimetres: Int64?,
+        _ database: Database
+    ) throws {
         guard let last = events.last?.seq else { return }
         let statement = try database.statement(
             "INSERT INTO event (seq, kind, time, line, odometer) VALUES (?, ?, ?, ?, ?)"
@@ -171,7 +176,7 @@ extension Spool {
             try statement.bind(Int64(event.seq), at: 1)
             try statement.bind(Int64(event.kind.code), at: 2)
             try statement.bind(milliseconds(event.time), at: 3)
-            try (event.seq == last ? odometer : nil).bind(to: statement, at: 5)
+            try (event.seq == last ? odometerMillimetres : nil).bind(to: statement, at: 5)
             do {
                 try event.line.withUnsafeBytes { bytes in
                     try statement.bind(unsafeBlob: bytes, at: 4)
@@ -183,12 +188,17 @@ extension Spool {
         }
     }
 
-    /// Copies the odometer of the newest row that carries one to `state`, when it is newer than what `state` holds.
+    /// Copies the odometer of the newest row that carries one to `state`, when it is newer than what `state` holds,
+    /// and moves `odometer_seq` to the newest row: no row up to it carries a newer one, so the next look (at the
+    /// next room making, or at a start) reads only the rows that came since.
     private static func keepOdometerInState(_ database: Database) throws {
         let saved = try database.integer("SELECT value FROM state WHERE key = ?", StateKey.odometerSeq) ?? 0
-        guard let carried = try carriedOdometer(after: saved, database) else { return }
-        try setState(StateKey.odometerMillimetres, carried.millimetres, database)
-        try setState(StateKey.odometerSeq, carried.seq, database)
+        let newest = try database.integer("SELECT MAX(seq) FROM event") ?? 0
+        guard newest > saved else { return }
+        if let carried = try carriedOdometer(after: saved, database) {
+            try setState(StateKey.odometerMillimetres, carried.millimetres, database)
+        }
+        try setState(StateKey.odometerSeq, newest, database)
     }
 
     /// The odometer (millimetres) of the newest event row after `seq` that carries one, and that row's `seq`.

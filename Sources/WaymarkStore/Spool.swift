@@ -75,8 +75,8 @@ public final class Spool: Sendable {
     /// The WAL's size at which SQLite checkpoints it into the database, and to which it is cut back.
     static let walBytes = 4 << 20
 
-    /// The bytes a row is counted for: its line and what SQLite keeps beside it (the key, the kind, the time
-    /// and the record and cell headers).
+    /// The bytes a row is counted for: its line and what SQLite keeps beside it (the key, the kind, the time, the
+    /// odometer's column (empty but in the last row of a commit) and the record and cell headers): an estimate.
     static let rowOverhead: Int64 = 24
 
     static func rowBytes(_ lineCount: Int) -> Int64 { Int64(lineCount) + rowOverhead }

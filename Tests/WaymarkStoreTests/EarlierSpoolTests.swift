@@ -32,6 +32,7 @@ import WaymarkTestSupport
         let state = try spool.load()
         #expect(state.lastSeq == 614 && state.cursors == ["file": 585] && state.windowStart == nil)
         #expect(state.insideRegions == ["yard"] && state.drops.isEmpty)
+        #expect(state.odometer == nil, "that agent kept no odometer")
         let trip = try #require(state.openTrip)
         #expect(trip.start.iso8601 == "2029-11-25T16:57:54.000Z" && trip.end.iso8601 == "2029-11-25T17:13:14.000Z")
         #expect(trip.startPosition == Coordinate(latitude: 49.026566667, longitude: 12.065271667))
@@ -53,10 +54,12 @@ import WaymarkTestSupport
         var next = SpoolSamples.commit([SpoolSamples.event(615)])
         next.cursors = ["file": 615]
         next.openTrip = .clear
+        next.odometer = 1234.5
         try spool.commit(next)
         let (reopened, _) = try Spool.open(inDirectory: directory.path, now: SpoolSamples.start)
         let after = try reopened.load()
         #expect(after.lastSeq == 615 && after.cursors == ["file": 615] && after.openTrip == nil)
+        #expect(after.odometer == 1234.5)
         #expect(try reopened.pragma("page_size") == "1024")
     }
 }

@@ -50,7 +50,8 @@ import WaymarkTestSupport
             try database.execute(
                 """
                 DROP TABLE quarantine; ALTER TABLE event DROP COLUMN odometer;
-                DELETE FROM state WHERE key = 'odometer_seq'; PRAGMA user_version = 1
+                DELETE FROM state WHERE key = 'odometer_seq';
+                INSERT INTO state (key, value) VALUES ('odometer_mm', 52000); PRAGMA user_version = 1
                 """
             )
         }
@@ -59,7 +60,7 @@ import WaymarkTestSupport
         #expect(try readOnly.stats(sinks: ["file"]).sinks.first?.quarantined == 0)
         let (spool, moved) = try Spool.open(inDirectory: directory.path, now: SpoolSamples.start)
         #expect(moved == nil)
-        #expect(try spool.load().lastSeq == 10)
+        #expect(try spool.load().lastSeq == 10 && spool.load().odometer == 52)
         let database = try Database(path: path)
         #expect(try database.integer("PRAGMA user_version") == 3)
         #expect(try database.integer("SELECT COUNT(*) FROM quarantine") == 0)

@@ -92,6 +92,10 @@ import WaymarkTestSupport
             )
         }
         #expect(try spool.events(after: 0, through: 1, limit: 1).isEmpty, "the carrying row is gone")
+        // Each room making moved `odometer_seq` to the newest row: a look goes back over the rows since, not all.
+        let newest = try spool.load().lastSeq
+        let looked = try #require(try spool.stateValue(Spool.StateKey.odometerSeq))
+        #expect(looked > 300 && looked < Int64(newest), "odometer_seq \(looked), newest \(newest)")
         let (reopened, _) = try Spool.open(inDirectory: directory.path, now: SpoolSamples.start)
         #expect(try reopened.load().odometer == 4321.5)
     }
