@@ -139,7 +139,7 @@ extension Spool {
             }
             if let odometerMillimetres, commit.events.isEmpty {
                 try setState(StateKey.odometerMillimetres, odometerMillimetres, database)
-                try setState(StateKey.odometerSeq, try database.integer("SELECT MAX(seq) FROM event") ?? 0, database)
+                try setState(StateKey.odometerSeq, try newestSeq(database), database)
             }
             switch commit.openTrip {
             case .save(let trip): try save(trip, database)
@@ -193,7 +193,7 @@ extension Spool {
     /// next room making, or at a start) reads only the rows that came since.
     private static func keepOdometerInState(_ database: Database) throws {
         let saved = try database.integer("SELECT value FROM state WHERE key = ?", StateKey.odometerSeq) ?? 0
-        let newest = try database.integer("SELECT MAX(seq) FROM event") ?? 0
+        let newest = try newestSeq(database)
         guard newest > saved else { return }
         if let carried = try carriedOdometer(after: saved, database) {
             try setState(StateKey.odometerMillimetres, carried.millimetres, database)

@@ -7,7 +7,7 @@ extension Spool {
             var state = SpoolState()
             var values: [String: Int64] = [:]
             try database.forEachRow("SELECT key, value FROM state") { values[$0.text(at: 0)] = $0.int64(at: 1) }
-            let maxSeq = try database.integer("SELECT MAX(seq) FROM event") ?? 0
+            let maxSeq = try Self.newestSeq(database)
             state.lastSeq = UInt64(max(maxSeq, values[StateKey.seqFloor] ?? 0))
             state.windowStart = (values[StateKey.windowStart]).flatMap { $0 > 0 ? UInt64($0) : nil }
             for (key, value) in values where key.hasPrefix(StateKey.dropPrefix) {

@@ -198,6 +198,11 @@ public final class Spool: Sendable {
         }
     }
 
+    /// The highest `seq` the event rows hold, 0 when they hold none.
+    static func newestSeq(_ database: Database) throws(SQLiteError) -> Int64 {
+        try database.integer("SELECT MAX(seq) FROM event") ?? 0
+    }
+
     static func milliseconds(_ time: Timestamp) -> Int64 {
         time.seconds &* 1000 &+ Int64(time.nanoseconds / 1_000_000)
     }

@@ -26,7 +26,7 @@ struct SpoolEviction {
     }
 
     mutating func make(_ database: Database) throws {
-        let newest = try database.integer("SELECT MAX(seq) FROM event") ?? 0
+        let newest = try Spool.newestSeq(database)
         let bounds = (delivered: Int64(clamping: delivered), newest: newest)
         try removeOldest(database, where: Condition.deliveredRoutine, bounds, drops: false)
         try thin(database, where: Condition.undeliveredThinnable, bounds)

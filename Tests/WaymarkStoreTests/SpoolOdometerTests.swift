@@ -9,10 +9,9 @@ import WaymarkTestSupport
 /// (or before room making removes the row): a reopened spool always gives the newest.
 @Suite struct SpoolOdometerTests {
     /// A commit of the events `seqs`, with the odometer (metres) when it moved.
-    struct Step: Sendable, CustomStringConvertible {
+    struct Step: Sendable {
         var seqs: [UInt64]
         var odometer: Double?
-        var description: String { "\(seqs) \(odometer.map { "\($0) m" } ?? "-")" }
     }
 
     struct Case: Sendable, CustomTestStringConvertible {
