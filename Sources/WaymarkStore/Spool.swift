@@ -19,6 +19,8 @@ public final class Spool: Sendable {
     nonisolated(unsafe) let database: Database
     /// What the commits keep beside the database; its lock is held through every use of the database.
     let state: Mutex<CommitState>
+    /// Opened to read only: the close leaves the files to the writer.
+    let readOnly: Bool
 
     struct CommitState {
         /// What the rows take, counted as ``Spool/rowBytes(_:)``: kept here so a commit needs no scan.
@@ -37,6 +39,7 @@ public final class Spool: Sendable {
     ///   agent); the file must exist.
     public init(path: String, readOnly: Bool = false) throws(SpoolError) {
         self.path = path
+        self.readOnly = readOnly
         do {
             if readOnly && Files.size(path) == nil {
                 throw SpoolError(.failed, "\(path): no spool there (the agent creates it when it first runs)")
@@ -64,6 +67,21 @@ public final class Spool: Sendable {
         }
     }
 
+    /// A stop leaves the database whole, and the WAL at its size with a single frame to read back at the next
+    /// start, not the whole of it: the checkpoint copies every page into the database, the write after it starts
+    /// the WAL again at its beginning (one frame, which the close's own checkpoint copies), and without a size
+    /// limit the close keeps the file as it is. Each step may fail (another process reading): the next start then
+    /// reads back more of the WAL, and loses nothing.
+    deinit {
+        guard !readOnly else { return }
+        try? database.execute(
+            """
+            PRAGMA wal_checkpoint(PASSIVE); PRAGMA user_version = \(Self.schemaVersion);
+            PRAGMA journal_size_limit = -1
+            """
+        )
+    }
+
     /// The page size of a new spool's database.
     static let pageSize = 1024
 
@@ -72,7 +90,8 @@ public final class Spool: Sendable {
     /// once more by the sinks: on the board it was the largest part of the agent's anonymous memory.
     static let cacheKibibytes = 128
 
-    /// The WAL's size at which SQLite checkpoints it into the database, and to which it is cut back.
+    /// The WAL's pages at which SQLite checkpoints it into the database (the file is a little more: each page has
+    /// a frame header of 24 bytes).
     static let walBytes = 4 << 20
 
     /// The bytes a row is counted for: its line and what SQLite keeps beside it (the key, the kind, the time, the
@@ -103,13 +122,19 @@ public final class Spool: Sendable {
             throw SpoolError(.failed, "\(database.path): WAL mode refused (journal mode \(mode ?? "?"))")
         }
         // FULL syncs the WAL at every commit, so a commit survives a power cut, not only a crash. A checkpoint
-        // comes every 4 MB of WAL, whatever the page size (SQLite's default is 1,000 pages), and cuts the WAL
-        // back to 4 MB.
+        // comes every 4 MB of WAL pages, whatever the page size (SQLite's default is 1,000 pages).
+        //
+        // The WAL keeps its size, across checkpoints and stops: a commit then overwrites blocks the file has,
+        // and its sync writes no metadata. Into a growing file each sync also commits the file system's journal
+        // (on ext4 20 KB or so: the inode, the block bitmap, the journal's own blocks), which is more than the
+        // commit itself (docs/performance.md, "Flash wear"). Only a WAL grown past twice its size (a reader
+        // holding a checkpoint off) is cut back, and the close keeps the file (``deinit``).
         let pageSize = try database.integer("PRAGMA page_size") ?? Int64(Self.pageSize)
+        try database.keepWALFile()
         try database.execute(
             """
             PRAGMA synchronous = FULL; PRAGMA wal_autocheckpoint = \(Int64(walBytes) / pageSize);
-            PRAGMA journal_size_limit = \(walBytes); PRAGMA cache_size = -\(cacheKibibytes)
+            PRAGMA journal_size_limit = \(2 * walBytes); PRAGMA cache_size = -\(cacheKibibytes)
             """
         )
     }

@@ -37,6 +37,14 @@ public final class Database {
         sqlite3_close_v2(handle)
     }
 
+    /// Keeps the WAL file when the last connection closes (SQLite's `SQLITE_FCNTL_PERSIST_WAL`), where SQLite
+    /// would delete it; at its size unless `PRAGMA journal_size_limit` is set then.
+    public func keepWALFile() throws(SQLiteError) {
+        var keep: Int32 = 1
+        let code = sqlite3_file_control(handle, "main", SQLITE_FCNTL_PERSIST_WAL, &keep)
+        guard code == SQLITE_OK else { throw error(code) }
+    }
+
     /// Runs `sql`: one or more statements without parameters (pragmas, the schema).
     public func execute(_ sql: String) throws(SQLiteError) {
         var message: UnsafeMutablePointer<CChar>?

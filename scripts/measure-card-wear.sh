@@ -1,0 +1,99 @@
+#!/usr/bin/env bash
+# What the SD card receives per location at 1 Hz: every byte the file system sends to the device, counted by the
+# block layer (/sys/block/loopN/stat), with the ext4 journal, inodes and the -shm's write-back that write_bytes
+# (scripts/measure-spool-wear.sh) does not see. Each run has an ext4 file system of its own (4 KB blocks, mounted
+# noatime, as Raspberry Pi OS mounts its card) on a loop device, so runs go side by side.
+#   sudo scripts/measure-card-wear.sh [SECONDS]     (default 400: that much of the drive, played at 1 location a second)
+# Two starts are measured for each build:
+#   after a stop  the spool already holds 20 drives (replayed as fast as possible, then stopped): a day's start;
+#   first start   a fresh state directory: the first start of a new board.
+# The paced part is the first SECONDS of the next loop of the Regensburg drive at twice its pace (a fix every 2 s:
+# one location and one commit a second), then the agent stops and everything is synced: the bytes include the start,
+# the stop and the kernel's write-back. WAYMARK=PATH measures that build, WAYMARK_BEFORE=PATH another beside it.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+seconds=${1:-400}
+[[ $seconds =~ ^[1-9][0-9]*$ ]] || { echo "SECONDS: expected a positive number, got $seconds" >&2; exit 2; }
+[ "$(id -u)" = 0 ] || { echo "needs root: it makes and mounts file systems on loop devices" >&2; exit 1; }
+export PATH="$PATH:/opt/swift/usr/bin"
+waymark=$(realpath "${WAYMARK:-$(scripts/build-release.sh | tail -1)}")
+work=$(mktemp -d /var/tmp/waymark-card.XXXXXX)
+cleanup() {
+    for mount in "$work"/*/mnt; do mountpoint -q "$mount" && umount "$mount"; done
+    rm -rf "$work"
+}
+trap cleanup EXIT
+
+# The drives: 20 loops to fill a spool, then the measured stretch, every time moved on by a drive and a minute.
+python3 - Tests/Fixtures/gpsd-logs/20100411_Geko_Regensburg.log.chk "$work" "$seconds" <<'PY'
+import datetime, re, sys
+source, work, seconds = sys.argv[1], sys.argv[2], float(sys.argv[3])
+lines = open(source).read().splitlines()
+pattern = re.compile(r'"time":"([0-9T:.-]+)Z"')
+times = [datetime.datetime.fromisoformat(m.group(1)) for line in lines for m in [pattern.search(line)] if m]
+first, span = min(times), max(times) - min(times) + datetime.timedelta(minutes=1)
+def loop(k, cut=None):
+    def moved(m):
+        t = datetime.datetime.fromisoformat(m.group(1)) + span * k
+        return '"time":"%s.%03dZ"' % (t.strftime("%Y-%m-%dT%H:%M:%S"), t.microsecond // 1000)
+    for line in lines:
+        m = pattern.search(line)
+        if cut and m and (datetime.datetime.fromisoformat(m.group(1)) - first).total_seconds() > cut:
+            return
+        yield pattern.sub(moved, line)
+with open(work + "/fill.chk", "w") as out:
+    for k in range(20):
+        out.writelines(line + "\n" for line in loop(k))
+with open(work + "/paced.chk", "w") as out:
+    # The drive is a fix every 2 s: SECONDS at twice the pace is 2 × SECONDS of it.
+    out.writelines(line + "\n" for line in loop(20, 2 * seconds))
+PY
+
+# run NAME SLUG BINARY FILL: one file system, one start; prints its line when done.
+run() {
+    local name=$1 dir="$work/$2" binary=$3 fill=$4
+    mkdir -p "$dir/mnt"
+    truncate -s 2G "$dir/card.img"
+    mkfs.ext4 -q -F -b 4096 "$dir/card.img"
+    mount -o loop,noatime "$dir/card.img" "$dir/mnt"
+    local device
+    device=$(basename "$(findmnt -n -o SOURCE "$dir/mnt")")
+    printf '[agent]\nstate_dir = "%s/mnt/state"\nlog_dir = "%s/mnt/logs"\n' "$dir" "$dir" > "$dir/waymark.toml"
+    if [ "$fill" = yes ]; then
+        "$binary" replay "$work/fill.chk" --spool --config "$dir/waymark.toml" 2>"$dir/fill.stderr"
+    fi
+    sync -f "$dir/mnt/"
+    local wal_before sectors journal
+    wal_before=$(stat -c %s "$dir/mnt/state/spool.sqlite-wal" 2>/dev/null || echo 0)
+    sectors=$(awk '{print $7}' "/sys/block/$device/stat")
+    journal=$(awk 'NR == 1 {print $1}' "/proc/fs/jbd2/$device-8/info")
+    "$binary" replay "$work/paced.chk" --spool --config "$dir/waymark.toml" --speed 2 2>"$dir/stderr"
+    sync -f "$dir/mnt/"
+    sleep 1
+    sectors=$(( $(awk '{print $7}' "/sys/block/$device/stat") - sectors ))
+    journal=$(( $(awk 'NR == 1 {print $1}' "/proc/fs/jbd2/$device-8/info") - journal ))
+    python3 - "$name" "$dir/stderr" "$sectors" "$journal" "$wal_before" <<'PY'
+import re, sys
+name, stderr, sectors, journal, wal = sys.argv[1], open(sys.argv[2]).read(), int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5])
+locations = int(re.search(r"\blocation=(\d+)", stderr).group(1))
+commits = int(re.search(r"\bspool_commits=(\d+)", stderr).group(1))
+written = int(re.search(r"write_bytes=(\d+)", stderr).group(1))
+print(f"{name:<32} {locations:>9} {commits:>7} {wal:>10} {sectors * 512 / locations:>12,.0f} "
+      f"{written / locations:>12,.0f} {journal:>8}")
+PY
+    umount "$dir/mnt"
+}
+
+builds=("now:$waymark")
+[ -n "${WAYMARK_BEFORE:-}" ] && builds+=("before:$(realpath "$WAYMARK_BEFORE")")
+printf '%-32s %9s %7s %10s %12s %12s %8s\n' "run" "locations" "commits" "WAL at start" "card B/loc" \
+    "write_bytes/loc" "journal commits"
+pids=()
+for build in "${builds[@]}"; do
+    run "${build%%:*}, after a stop" "${build%%:*}-stop" "${build#*:}" yes > "$work/${build%%:*}-stop.out" &
+    pids+=($!)
+    run "${build%%:*}, first start" "${build%%:*}-first" "${build#*:}" no > "$work/${build%%:*}-first.out" &
+    pids+=($!)
+done
+for pid in "${pids[@]}"; do wait "$pid"; done
+cat "$work"/*-stop.out "$work"/*-first.out
