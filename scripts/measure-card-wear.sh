@@ -16,10 +16,20 @@ seconds=${1:-400}
 [[ $seconds =~ ^[1-9][0-9]*$ ]] || { echo "SECONDS: expected a positive number, got $seconds" >&2; exit 2; }
 [ "$(id -u)" = 0 ] || { echo "needs root: it makes and mounts file systems on loop devices" >&2; exit 1; }
 export PATH="$PATH:/opt/swift/usr/bin"
-waymark=$(realpath "${WAYMARK:-$(scripts/build-release.sh | tail -1)}")
+if [ -z "${WAYMARK:-}" ]; then
+    # Built as the user sudo came from, so the build directory stays theirs.
+    WAYMARK=$(${SUDO_USER:+sudo -u "$SUDO_USER" --preserve-env=PATH} scripts/build-release.sh | tail -n 1)
+fi
+[ -x "$WAYMARK" ] || { echo "$WAYMARK: no binary" >&2; exit 1; }
+waymark=$(realpath "$WAYMARK")
+[ "$seconds" -le 780 ] || echo "SECONDS: the drive has about 780 s at twice its pace; measuring all of it" >&2
 work=$(mktemp -d /var/tmp/waymark-card.XXXXXX)
+pids=()
 cleanup() {
-    for mount in "$work"/*/mnt; do mountpoint -q "$mount" && umount "$mount"; done
+    set +e
+    for pid in "${pids[@]}"; do pkill -P "$pid"; kill "$pid"; done 2>/dev/null
+    wait 2>/dev/null
+    for mount in "$work"/*/mnt; do mountpoint -q "$mount" && { umount "$mount" || umount -l "$mount"; }; done
     rm -rf "$work"
 }
 trap cleanup EXIT
@@ -78,17 +88,16 @@ name, stderr, sectors, journal, wal = sys.argv[1], open(sys.argv[2]).read(), int
 locations = int(re.search(r"\blocation=(\d+)", stderr).group(1))
 commits = int(re.search(r"\bspool_commits=(\d+)", stderr).group(1))
 written = int(re.search(r"write_bytes=(\d+)", stderr).group(1))
-print(f"{name:<32} {locations:>9} {commits:>7} {wal:>10} {sectors * 512 / locations:>12,.0f} "
-      f"{written / locations:>12,.0f} {journal:>8}")
+print(f"{name:<32} {locations:>9} {commits:>7} {wal:>12} {sectors * 512 / locations:>12,.0f} "
+      f"{written / locations:>15,.0f} {journal:>15}")
 PY
     umount "$dir/mnt"
 }
 
 builds=("now:$waymark")
 [ -n "${WAYMARK_BEFORE:-}" ] && builds+=("before:$(realpath "$WAYMARK_BEFORE")")
-printf '%-32s %9s %7s %10s %12s %12s %8s\n' "run" "locations" "commits" "WAL at start" "card B/loc" \
+printf '%-32s %9s %7s %12s %12s %15s %15s\n' "run" "locations" "commits" "WAL at start" "card B/loc" \
     "write_bytes/loc" "journal commits"
-pids=()
 for build in "${builds[@]}"; do
     run "${build%%:*}, after a stop" "${build%%:*}-stop" "${build#*:}" yes > "$work/${build%%:*}-stop.out" &
     pids+=($!)

@@ -68,18 +68,18 @@ public final class Spool: Sendable {
     }
 
     /// A stop leaves the database whole, and the WAL at its size with a single frame to read back at the next
-    /// start, not the whole of it: the checkpoint copies every page into the database, the write after it starts
-    /// the WAL again at its beginning (one frame, which the close's own checkpoint copies), and without a size
-    /// limit the close keeps the file as it is. Each step may fail (another process reading): the next start then
-    /// reads back more of the WAL, and loses nothing.
+    /// start, not the whole of it: without a size limit the close keeps the file as it is, the checkpoint copies
+    /// every page into the database, and the write after it starts the WAL again at its beginning (one frame,
+    /// which the close's own checkpoint copies). The limit goes first, so that the file is kept whatever fails
+    /// after it; a checkpoint held off by another process reading only leaves more of the WAL to read back.
     deinit {
         guard !readOnly else { return }
-        try? database.execute(
-            """
-            PRAGMA wal_checkpoint(PASSIVE); PRAGMA user_version = \(Self.schemaVersion);
-            PRAGMA journal_size_limit = -1
-            """
-        )
+        try? database.execute("PRAGMA journal_size_limit = -1; PRAGMA wal_checkpoint(PASSIVE)")
+        // A write that changes nothing: the schema's version, read and written back.
+        try? database.writeTransaction {
+            let version = try database.integer("PRAGMA user_version") ?? Self.schemaVersion
+            try database.execute("PRAGMA user_version = \(version)")
+        }
     }
 
     /// The page size of a new spool's database.

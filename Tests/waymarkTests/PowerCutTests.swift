@@ -160,8 +160,8 @@ struct PowerCutTests {
     }
 
     /// The writes, fsyncs and renames the agent makes, each a file-name pattern LazyFS matches against paths;
-    /// `stop`: reached by stopping the agent cleanly (the spool's checkpoint, at its close: while it runs, one comes
-    /// only every 4 MB of WAL).
+    /// `stop`: reached by stopping the agent cleanly (the spool's checkpoint before its close, `Spool.deinit`: while
+    /// it runs, one comes only every 4 MB of WAL).
     static let chosenOperations: [(timing: String, op: String, path: String, stop: Bool)] = [
         ("before", "write", "spool\\.sqlite-wal", false), ("after", "write", "spool\\.sqlite-wal", false),
         ("before", "fsync", "spool\\.sqlite-wal", false), ("after", "fsync", "spool\\.sqlite-wal", false),

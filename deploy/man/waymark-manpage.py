@@ -94,8 +94,10 @@ when the package is removed; purging deletes it whole, with the region files \fB
 there and whatever else was put in it.
 .TP
 .I /var/lib/waymark
-The spool of events (\fIspool.sqlite\fR, SQLite in WAL mode), the agent's state, and \fIwaymark.lock\fR, held by
-the one agent that writes the spool. Kept when the package is removed; deleted when it is purged.
+The spool of events (\fIspool.sqlite\fR, SQLite in WAL mode, with \fIspool.sqlite\-wal\fR and
+\fIspool.sqlite\-shm\fR, which stay beside it after a stop: copy, move or remove the three together), the
+agent's state, and \fIwaymark.lock\fR, held by the one agent that writes the spool. Kept when the package is
+removed; deleted when it is purged.
 .TP
 .I /run/waymark
 The status file that \fBwaymark status\fR reads (\fIstatus.json\fR), and \fIwaymark.lock\fR, held by the one
