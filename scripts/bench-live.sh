@@ -3,7 +3,7 @@
 # client in turn, and wait4 (scripts/bench/rusage.py) gives the client's CPU (user+sys), peak RSS, voluntary
 # context switches and file-system output. The clients:
 #   waymark   `waymark run --print`, default configuration (spool, deferral, file sink) in a fresh state
-#             directory, events to a file: the board's static build (scripts/build-release.sh)
+#             directory (-s: a stopped agent's), events to a file: the board's static build (scripts/build-release.sh)
 #   c         a minimal C libgps loop that writes time, lat, lon per TPV (scripts/bench/minimal-client.c,
 #             built here with cc -O2): libgps's own parsing, the floor
 #   gpspipe   `gpspipe -w` (Debian gpsd-clients), the raw JSON to a file
@@ -12,7 +12,7 @@
 #             and assembles gpsd's messages as waymark does, then drops them; it says nothing, so it is stopped
 #             0.2 s after the feed has ended (socat gone), where the others see the receiver's end
 #
-#   scripts/bench-live.sh [-k K] [-r ROUNDS] [-x SPEEDUP] [-l LINES] [LOG]
+#   scripts/bench-live.sh [-k K] [-r ROUNDS] [-x SPEEDUP] [-l LINES] [-s] [LOG]
 #
 #   LOG      an NMEA receiver log (default: Tests/Fixtures/gpsd-logs/20100411_Geko_Regensburg.log)
 #   -k K     feed the log K times in a row as one drive K times as long: each copy comes later by the log's span
@@ -23,6 +23,9 @@
 #   -x N     paced: feed the log at N times the receiver's own pace (its lines over the time between its first
 #            and last TPV in LOG.chk), as gpsfake does, where wake-ups dominate. Default 0: all at once.
 #   -l LINES only the first LINES lines of the log (to keep a paced run short).
+#   -s       a board's start after a stop: waymark starts on a copy of the state and log directories of an agent
+#            that replayed 20 copies of LOG.chk (each earlier by the log's span) and stopped, so its spool's WAL
+#            is at its size. Default: a fresh state directory, a board's first start.
 #
 # All at once, each round also runs every client on a gpsd whose receiver is connected but silent, for the
 # same wall time as its replay (start-up, connection and idle cost): replay minus idle, per TPV, is the
@@ -40,19 +43,21 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$PATH:/opt/swift/usr/bin"
 
-usage() { sed -n '15,26p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+usage() { sed -n '15,29p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 die() { echo "bench-live: $*" >&2; exit 1; }
 
 copies=""
 rounds=5
 speedup=0
 lines=0
-while getopts "k:r:x:l:h" option; do
+stopped=0
+while getopts "k:r:x:l:sh" option; do
     case $option in
     k) copies=$OPTARG ;;
     r) rounds=$OPTARG ;;
     x) speedup=$OPTARG ;;
     l) lines=$OPTARG ;;
+    s) stopped=1 ;;
     *) usage ;;
     esac
 done
@@ -130,6 +135,26 @@ child_of() {
     printf '\n# EOF\n'
 } >"$work/feed.log"
 feed_lines=$(wc -l <"$work/feed.log")
+if [ "$stopped" = 1 ]; then
+    [ -r "$log.chk" ] || die "-s needs $log.chk (gpsd's regression output) to fill the spool"
+    python3 - "$log.chk" "$work/fill.chk" <<'PYTHON'
+import datetime, re, sys
+lines = open(sys.argv[1]).read().splitlines()
+pattern = re.compile(r'"time":"([0-9T:.-]+)Z"')
+times = [datetime.datetime.fromisoformat(m.group(1)) for line in lines for m in [pattern.search(line)] if m]
+span = max(times) - min(times) + datetime.timedelta(minutes=1)
+with open(sys.argv[2], "w") as out:
+    for copy in range(20, 0, -1):
+        def moved(m):
+            t = datetime.datetime.fromisoformat(m.group(1)) - span * copy
+            return '"time":"%s.%03dZ"' % (t.strftime("%Y-%m-%dT%H:%M:%S"), t.microsecond // 1000)
+        out.writelines(pattern.sub(moved, line) + "\n" for line in lines)
+PYTHON
+    mkdir -p "$work/stopped"
+    printf '[agent]\nstate_dir = "%s/stopped/state"\nlog_dir = "%s/stopped/logs"\n' "$work" "$work" >"$work/stopped.toml"
+    "$waymark" replay "$work/fill.chk" --spool --config "$work/stopped.toml" 2>"$work/stopped.err" ||
+        die "cannot fill the spool for -s: $(tail -n 3 "$work/stopped.err")"
+fi
 feed="exec cat $work/feed.log"
 pace="all at once"
 if [ "$speedup" -gt 0 ]; then
@@ -177,6 +202,8 @@ run_phase() {
     waymark | floor)
         printf '[agent]\nstate_dir = "%s/state"\nlog_dir = "%s/logs"\nruntime_dir = "%s/run"\n' "$dir" "$dir" "$dir" \
             >"$dir/waymark.toml"
+        # The copy synced first: the agent's first sync would otherwise write its pages, and count them.
+        [ "$stopped" = 1 ] && cp -a "$work/stopped/state" "$work/stopped/logs" "$dir/" && sync -f "$dir"
         local binary=$waymark
         [ "$client" = floor ] && binary=$floor
         command=("$binary" run --print --config "$dir/waymark.toml" --gpsd "127.0.0.1:$gpsd_port")
@@ -255,7 +282,9 @@ fi
 results="$work/results.tsv"
 printf 'round\tphase\tclient\tcpu_s\trss_kb\tvoluntary\twritten\twall_us\ttpv\tcommits\n' >"$results"
 gpsd_version=$(/usr/sbin/gpsd -V 2>&1 | awk '{print $2}')
-echo "log: $log x $copies ($feed_lines lines, $pace), $rounds rounds; gpsd $gpsd_version" >&2
+start="a fresh state directory"
+[ "$stopped" = 1 ] && start="the state of an agent stopped after 20 copies (-s)"
+echo "log: $log x $copies ($feed_lines lines, $pace), $rounds rounds, waymark on $start; gpsd $gpsd_version" >&2
 for round in $(seq "$rounds"); do
     tpv=""
     kept=""

@@ -3,7 +3,8 @@
 # `waymark replay --spool` with the file sink on, once at the default [spool] commit_interval and once
 # committing every event alone ("0s"), one after the other on the same disk. For each it prints what the
 # process wrote to storage per location event (write_bytes of /proc/self/io, database, WAL and logs
-# together), and, from strace, the fsync/fdatasync calls on each file, per second of the run.
+# together), and, from strace, the fsync/fdatasync calls on each file, per second of the run. What reaches the card,
+# the file system's journal and inodes included, is scripts/measure-card-wear.sh's.
 #   scripts/measure-spool-wear.sh [LOOPS]     (default 20: the 26-minute Regensburg drive 20 times, 8.7 hours)
 # Set SPEED=N to pace the replay at N times the recorded speed instead (commits then hold N seconds of drive),
 # and CUT=S to keep only the first S seconds of the drive: `CUT=200 SPEED=1 scripts/measure-spool-wear.sh 1`

@@ -12,7 +12,7 @@ import WaymarkTestSupport
         (try? FileManager.default.attributesOfItem(atPath: spool + "-wal")[.size] as? Int) ?? 0
     }
 
-    /// Commits of 20 events of 2 KB each: 40 KB, about 40 frames, a commit.
+    /// Commits of 20 events of 2 KB each: 40 KB a commit, some 60 frames of 1 KB pages with their overflow pages.
     static func commit(_ spool: Spool, from first: UInt64) throws {
         let padding = String(repeating: "x", count: 2_000)
         let events = (first..<first + 20).map { seq in
