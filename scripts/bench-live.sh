@@ -202,8 +202,11 @@ run_phase() {
     waymark | floor)
         printf '[agent]\nstate_dir = "%s/state"\nlog_dir = "%s/logs"\nruntime_dir = "%s/run"\n' "$dir" "$dir" "$dir" \
             >"$dir/waymark.toml"
-        # The copy synced first: the agent's first sync would otherwise write its pages, and count them.
-        [ "$stopped" = 1 ] && cp -a "$work/stopped/state" "$work/stopped/logs" "$dir/" && sync -f "$dir"
+        if [ "$stopped" = 1 ]; then
+            # The copy synced first: the agent's first sync would otherwise write its pages, and count them.
+            cp -a "$work/stopped/state" "$work/stopped/logs" "$dir/" || die "cannot copy the stopped agent's state"
+            sync -f "$dir"
+        fi
         local binary=$waymark
         [ "$client" = floor ] && binary=$floor
         command=("$binary" run --print --config "$dir/waymark.toml" --gpsd "127.0.0.1:$gpsd_port")
