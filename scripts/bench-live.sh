@@ -137,19 +137,7 @@ child_of() {
 feed_lines=$(wc -l <"$work/feed.log")
 if [ "$stopped" = 1 ]; then
     [ -r "$log.chk" ] || die "-s needs $log.chk (gpsd's regression output) to fill the spool"
-    python3 - "$log.chk" "$work/fill.chk" <<'PYTHON'
-import datetime, re, sys
-lines = open(sys.argv[1]).read().splitlines()
-pattern = re.compile(r'"time":"([0-9T:.-]+)Z"')
-times = [datetime.datetime.fromisoformat(m.group(1)) for line in lines for m in [pattern.search(line)] if m]
-span = max(times) - min(times) + datetime.timedelta(minutes=1)
-with open(sys.argv[2], "w") as out:
-    for copy in range(20, 0, -1):
-        def moved(m):
-            t = datetime.datetime.fromisoformat(m.group(1)) - span * copy
-            return '"time":"%s.%03dZ"' % (t.strftime("%Y-%m-%dT%H:%M:%S"), t.microsecond // 1000)
-        out.writelines(pattern.sub(moved, line) + "\n" for line in lines)
-PYTHON
+    scripts/bench/continue-chk.py "$log.chk" 20 -20 >"$work/fill.chk"
     mkdir -p "$work/stopped"
     printf '[agent]\nstate_dir = "%s/stopped/state"\nlog_dir = "%s/stopped/logs"\n' "$work" "$work" >"$work/stopped.toml"
     "$waymark" replay "$work/fill.chk" --spool --config "$work/stopped.toml" 2>"$work/stopped.err" ||

@@ -7,9 +7,10 @@
 # Two starts are measured for each build:
 #   after a stop  the spool already holds 20 drives (replayed as fast as possible, then stopped): a day's start;
 #   first start   a fresh state directory: the first start of a new board.
-# The paced part is the first SECONDS of the next loop of the Regensburg drive at twice its pace (a fix every 2 s:
-# one location and one commit a second), then the agent stops and everything is synced: the bytes include the start,
-# the stop and the kernel's write-back. WAYMARK=PATH measures that build, WAYMARK_BEFORE=PATH another beside it.
+# The paced part is the first SECONDS of the Regensburg drive (the fill's 20 loops come before it) at twice its pace
+# (a fix every 2 s: one location and one commit a second), then the agent stops and everything is synced: the bytes
+# include the start, the stop and the kernel's write-back. WAYMARK=PATH measures that build, WAYMARK_BEFORE=PATH
+# another beside it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-400}
@@ -34,30 +35,11 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# The drives: 20 loops to fill a spool, then the measured stretch, every time moved on by a drive and a minute.
-python3 - Tests/Fixtures/gpsd-logs/20100411_Geko_Regensburg.log.chk "$work" "$seconds" <<'PY'
-import datetime, re, sys
-source, work, seconds = sys.argv[1], sys.argv[2], float(sys.argv[3])
-lines = open(source).read().splitlines()
-pattern = re.compile(r'"time":"([0-9T:.-]+)Z"')
-times = [datetime.datetime.fromisoformat(m.group(1)) for line in lines for m in [pattern.search(line)] if m]
-first, span = min(times), max(times) - min(times) + datetime.timedelta(minutes=1)
-def loop(k, cut=None):
-    def moved(m):
-        t = datetime.datetime.fromisoformat(m.group(1)) + span * k
-        return '"time":"%s.%03dZ"' % (t.strftime("%Y-%m-%dT%H:%M:%S"), t.microsecond // 1000)
-    for line in lines:
-        m = pattern.search(line)
-        if cut and m and (datetime.datetime.fromisoformat(m.group(1)) - first).total_seconds() > cut:
-            return
-        yield pattern.sub(moved, line)
-with open(work + "/fill.chk", "w") as out:
-    for k in range(20):
-        out.writelines(line + "\n" for line in loop(k))
-with open(work + "/paced.chk", "w") as out:
-    # The drive is a fix every 2 s: SECONDS at twice the pace is 2 × SECONDS of it.
-    out.writelines(line + "\n" for line in loop(20, 2 * seconds))
-PY
+# The drives: the measured stretch as recorded, and 20 loops before it to fill a spool.
+drive=Tests/Fixtures/gpsd-logs/20100411_Geko_Regensburg.log.chk
+scripts/bench/continue-chk.py "$drive" 20 -20 >"$work/fill.chk"
+# The drive is a fix every 2 s: SECONDS at twice the pace is 2 × SECONDS of it.
+scripts/bench/continue-chk.py "$drive" 1 0 $((2 * seconds)) >"$work/paced.chk"
 
 # run NAME SLUG BINARY FILL: one file system, one start; prints its line when done.
 run() {
@@ -84,7 +66,8 @@ run() {
     journal=$(( $(awk 'NR == 1 {print $1}' "/proc/fs/jbd2/$device-8/info") - journal ))
     python3 - "$name" "$dir/stderr" "$sectors" "$journal" "$wal_before" <<'PY'
 import re, sys
-name, stderr, sectors, journal, wal = sys.argv[1], open(sys.argv[2]).read(), int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5])
+name, stderr = sys.argv[1], open(sys.argv[2]).read()
+sectors, journal, wal = map(int, sys.argv[3:6])
 locations = int(re.search(r"\blocation=(\d+)", stderr).group(1))
 commits = int(re.search(r"\bspool_commits=(\d+)", stderr).group(1))
 written = int(re.search(r"write_bytes=(\d+)", stderr).group(1))

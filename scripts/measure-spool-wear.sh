@@ -27,26 +27,8 @@ work=$(mktemp -d /var/tmp/waymark-wear.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 
 # The drive, LOOPS times in a row: every time in the capture moved on by one drive and a minute per loop.
-python3 - "$loops" Tests/Fixtures/gpsd-logs/20100411_Geko_Regensburg.log.chk "$work/drive.chk" "${CUT:-0}" <<'PY'
-import datetime, re, sys
-loops, source, target, cut = int(sys.argv[1]), sys.argv[2], sys.argv[3], float(sys.argv[4])
-lines = open(source).read().splitlines()
-pattern = re.compile(r'"time":"([0-9T:.-]+)Z"')
-if cut > 0:
-    stamps = [datetime.datetime.fromisoformat(m.group(1)) if m else None for m in map(pattern.search, lines)]
-    first = next(t for t in stamps if t)
-    lines = lines[:next((i for i, t in enumerate(stamps) if t and (t - first).total_seconds() > cut), len(lines))]
-times = [datetime.datetime.fromisoformat(m.group(1)) for line in lines for m in [pattern.search(line)] if m]
-span = max(times) - min(times) + datetime.timedelta(minutes=1)
-with open(target, "w") as out:
-    for loop in range(loops):
-        shift = span * loop
-        def moved(m):
-            t = datetime.datetime.fromisoformat(m.group(1)) + shift
-            return '"time":"%s.%03dZ"' % (t.strftime("%Y-%m-%dT%H:%M:%S"), t.microsecond // 1000)
-        for line in lines:
-            out.write(pattern.sub(moved, line) + "\n")
-PY
+scripts/bench/continue-chk.py Tests/Fixtures/gpsd-logs/20100411_Geko_Regensburg.log.chk "$loops" 0 "${CUT:-0}" \
+    >"$work/drive.chk"
 
 run() {
     local name=$1 interval=$2 dir="$work/$1"
