@@ -24,7 +24,7 @@ extension Agent {
         fields += [
             "\"last_seq\":\(stats.lastSeq)", "\"bytes\":\(stats.bytes)",
             "\"max_bytes\":\(configuration.spool.maxBytes.bytes)",
-            "\"file_bytes\":\(stats.fileBytes)",
+            "\"file_bytes\":\(stats.fileBytes)", "\"wal_bytes\":\(stats.walBytes)",
         ]
         let drops = stats.drops.sorted { $0.key < $1.key }.map { "\(quoted($0.key)):\($0.value)" }
         fields.append("\"drops\":{\(drops.joined(separator: ","))}")

@@ -1,4 +1,5 @@
 import WaymarkCore
+import WaymarkSystem
 
 extension Spool {
     /// What the spool knew when it was last committed.
@@ -110,6 +111,7 @@ extension Spool {
             let pageCount = try database.integer("PRAGMA page_count") ?? 0
             let pageSize = try database.integer("PRAGMA page_size") ?? 0
             stats.fileBytes = pageCount * pageSize
+            stats.walBytes = Files.size(path + "-wal") ?? 0
             stats.drops = state.drops
             let quarantined = try quarantineCounts(database)
             for sink in Set(sinks).union(state.cursors.keys).union(quarantined.keys).sorted() {

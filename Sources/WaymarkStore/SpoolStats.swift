@@ -27,6 +27,8 @@ public struct SpoolStats: Equatable, Sendable {
     public var bytes: Int64 = 0
     /// The database file's size (pages in use and free), without its WAL.
     public var fileBytes: Int64 = 0
+    /// The WAL's size on disk: 4 to 5 MB once the spool has committed that much, kept at its size through stops.
+    public var walBytes: Int64 = 0
     public var drops: [String: Int] = [:]
     public var sinks: [Sink] = []
 

@@ -52,6 +52,7 @@ import WaymarkTestSupport
         #expect(frames.count == 1, "\(frames.count) frames to read back")
         let (spool, _) = try Spool.open(inDirectory: directory.path, now: SpoolSamples.start)
         #expect(try spool.load().lastSeq == 200)
+        #expect(try spool.stats(sinks: []).walBytes == Int64(grown), "`waymark spool stats` counts the WAL")
         try Self.commit(spool, from: 201)
         #expect(Self.walSize(path) == grown, "the next commit overwrote the WAL's start: \(Self.walSize(path)) bytes")
     }
