@@ -9,14 +9,14 @@ import WaymarkSystem
 /// not delivered).
 struct AgentCore {
     private(set) var pipeline: EventPipeline
-    private var sequencer: EventSequencer
-    private(set) var deferral: DeferralPolicy
+    var sequencer: EventSequencer
+    var deferral: DeferralPolicy
     let storage: Storage?
-    private var encoder: EventEncoder
+    var encoder: EventEncoder
     /// The events made before the agent could date them, waiting for the first fix.
-    private var untimed: UntimedEvents
-    private let sink: any EventSink
-    private let logger: Logger
+    var untimed: UntimedEvents
+    let sink: any EventSink
+    let logger: Logger
     /// When the trip in progress was last saved, and whether the vehicle stood still then.
     private var tripSaved: (at: MonotonicInstant, standing: Bool)?
     /// `odometer` beside the spool, written at each trip's end when events are spooled (``keptOdometer(_:)``).
@@ -246,7 +246,7 @@ struct AgentCore {
     }
 
     /// What dates events now: GPS time once a fix was seen.
-    private var eventClock: EventClock { pipeline.gpsClockDelay.map { .gps(delay: $0) } ?? .unknown }
+    var eventClock: EventClock { pipeline.gpsClockDelay.map { .gps(delay: $0) } ?? .unknown }
 
     /// Commits what is due and hands the released events to the sinks; a drop or a failure becomes an
     /// `error` event (committed with the next commit).
@@ -339,158 +339,6 @@ struct AgentCore {
         deliver(&events, now: update.monotonic)
     }
 
-    /// The receiver's and the clock's alarms after an update. The receiver is expected to give fixes while gpsd
-    /// and a device are there and the vehicle is not in a stationary pause (a `no_fix` pause is the activity's
-    /// answer to the same silence, and does not stop the alarm). The clock is compared at current fixes once GPS
-    /// time dates events: its offset is the system time against GPS time carried to the same instant.
-    private mutating func checkHealth(after update: SourceUpdate) -> [Event] {
-        guard var health else { return [] }
-        let status = pipeline.status
-        let expected =
-            status.gpsd == .connected && status.device != nil && pipeline.activity.pause?.reason != .stationary
-        let verdict = pipeline.lastVerdict
-        var changes = health.receiver(expected: expected, usableFix: verdict?.isCurrent == true, now: update.monotonic)
-        if verdict?.isCurrent == true, pipeline.gpsClockDelay != nil {
-            let gpsTime = pipeline.eventTime(at: update.monotonic, wallClock: update.wallClock)
-            changes += health.clock(offset: update.wallClock.duration(since: gpsTime), now: update.monotonic)
-        }
-        self.health = health
-        return alarmEvents(changes, now: update.monotonic, wallClock: update.wallClock)
-    }
-
-    /// The periodic checks: the free space of the directories written (nil where it could not be measured),
-    /// and how long each sink has not taken the events committed and released to it.
-    mutating func checkResources(
-        freeSpace: [(setting: String, path: String, bytes: Int64?)],
-        now: MonotonicInstant,
-        wallClock: Timestamp
-    ) {
-        guard var health else { return }
-        var changes: [AlarmChange] = []
-        for directory in freeSpace {
-            changes += health.disk(
-                setting: directory.setting,
-                path: directory.path,
-                freeBytes: directory.bytes,
-                now: now
-            )
-        }
-        changes += sinkChanges(&health, now: now)
-        self.health = health
-        var events = alarmEvents(changes, now: now, wallClock: wallClock)
-        deliver(&events, now: now)
-    }
-
-    /// The sinks' alarms: how long each has not taken the events released to it, and whether a server refuses a
-    /// network sink's settings.
-    private func sinkChanges(_ health: inout HealthMonitor, now: MonotonicInstant) -> [AlarmChange] {
-        var changes: [AlarmChange] = []
-        for sink in storage?.sinksBehind ?? [] {
-            changes += health.sink(sink.name, behindFor: sink.since.map { now - $0 }, now: now)
-        }
-        for (name, standing) in storage?.uplinkStandings ?? [] {
-            changes += health.sink(name, refusal: standing.refusal, now: now)
-            changes += health.sink(name, overBudget: standing.overBudget, now: now)
-        }
-        return changes
-    }
-
-    /// The sinks' alarms at once, between the periodic checks: a network sink caught up or started failing on its
-    /// own thread, and an idle agent may have no other reason to look before its next tick.
-    private mutating func checkSinks(now: MonotonicInstant, wallClock: Timestamp) {
-        guard var health else { return }
-        let changes = sinkChanges(&health, now: now)
-        self.health = health
-        var events = alarmEvents(changes, now: now, wallClock: wallClock)
-        deliver(&events, now: now)
-    }
-
-    /// The events of alarms that start (an `error` with the alarm's code) and end (`alarm_cleared`).
-    mutating func alarmEvents(_ changes: [AlarmChange], now: MonotonicInstant, wallClock: Timestamp) -> [Event] {
-        guard !changes.isEmpty else { return [] }
-        operating.noteChange()
-        let time = eventTime(at: now, wallClock: wallClock)
-        return changes.map { change in
-            switch change {
-            case .raised(let alarm):
-                let report = ErrorReport(code: alarm.key.kind.code, message: alarm.message, subject: alarm.key.subject)
-                return Event(time: time, kind: .error(report))
-            case .cleared(let alarm, let reason):
-                let clearance = AlarmClearance(
-                    code: alarm.key.kind.code,
-                    subject: alarm.key.subject,
-                    message: reason,
-                    duration: now - alarm.since
-                )
-                return Event(time: time, kind: .alarmCleared(clearance))
-            }
-        }
-    }
-
-    /// Ends the deferral window whose timeout passed before `now`.
-    private mutating func expireWindow(now: MonotonicInstant, wallClock: Timestamp) {
-        guard storage != nil, let report = deferral.advance(to: now) else { return }
-        emit(closeWindow(report, time: eventTime(at: now, wallClock: wallClock), now: now))
-    }
-
-    /// Numbers the events one by one; with a spool, stores each and lets the deferral window see it, ending
-    /// the window (its `deferred_finished` follows the event that ended it) or releasing the event at once
-    /// when nothing is deferred. Then the printing sink gets them.
-    ///
-    /// Events made before the agent can date them wait in ``untimed`` first; they are logged as they come.
-    mutating func deliver(_ events: inout [Event], now: MonotonicInstant) {
-        for event in events { operating.observe(event) }
-        let logged = untimed.isWaiting
-        if logged { for event in events { log(event) } }
-        events = untimed.admit(events, at: now, clock: eventClock)
-        number(&events, now: now, logged: logged)
-    }
-
-    /// Numbers and stores the events, as ``deliver(_:now:)`` says; `logged` when they were logged already.
-    private mutating func number(_ events: inout [Event], now: MonotonicInstant, logged: Bool) {
-        guard !events.isEmpty else { return }
-        if let places {
-            for index in events.indices { places.name(&events[index], sites: pipeline.regions.lookup) }
-        }
-        guard let storage else {
-            sequencer.number(&events)
-            for event in events { operating.count(event) }
-            sink.deliver(events, lines: sink.wantsLines ? events.map { StoredEvent.line($0, encoder: encoder) } : [])
-            if !logged { for event in events { log(event) } }
-            return
-        }
-        var numbered: [Event] = []
-        var lines: [[UInt8]] = []
-        numbered.reserveCapacity(events.count + 1)
-        lines.reserveCapacity(events.count + 1)
-        for var event in events {
-            sequencer.number(&event)
-            let stored = StoredEvent(event, encoder: encoder)
-            storage.append(stored)
-            if case .trip(let trip) = event.kind {
-                storage.clearOpenTrip()
-                keep(odometer: trip.odometer)
-            }
-            numbered.append(event)
-            lines.append(stored.line)
-            let wasDeferring = deferral.isDeferring
-            let report = deferral.observe(event, bytes: stored.line.count, now: now)
-            if !wasDeferring && deferral.isDeferring { storage.windowOpened(at: event.seq) }
-            if let report {
-                let finished = closeWindow(report, time: event.time, now: now)
-                numbered.append(finished.event)
-                lines.append(finished.line)
-            } else if !deferral.isDeferring {
-                storage.release(through: event.seq, closingWindow: false)
-            }
-        }
-        events = numbered
-        for event in events { operating.count(event) }
-        sink.deliver(events, lines: sink.wantsLines ? lines : [])
-        // A window closed here was not among the events logged as they started to wait.
-        for event in events where !logged || event.type == "deferred_finished" { log(event) }
-    }
-
     /// `odometer` beside the spool (in `state_dir`): the odometer at the last trip's end, outside the spool.
     static func keptOdometer(_ storage: Storage) -> OdometerFile {
         let path = storage.spool.path
@@ -502,7 +350,7 @@ struct AgentCore {
 
     /// Keeps the odometer at a trip's end outside the spool (one small synced write a trip); a failure is logged,
     /// and the spool still has it.
-    private func keep(odometer: Double?) {
+    func keep(odometer: Double?) {
         guard let keptOdometer, let odometer else { return }
         do {
             try keptOdometer.write(metres: odometer)
@@ -522,111 +370,5 @@ struct AgentCore {
         )
         pipeline.setOdometer(metres)
         storage?.saveOdometer(metres, asked: request)
-    }
-
-    /// Ends a deferral window: its `deferred_finished` is numbered and stored, and the window's batch is
-    /// released to the sinks.
-    private mutating func closeWindow(
-        _ report: DeferralReport,
-        time: Timestamp,
-        now: MonotonicInstant
-    ) -> (event: Event, line: [UInt8]) {
-        var finished = Event(time: time, kind: .deferredFinished(report))
-        sequencer.number(&finished)
-        let stored = StoredEvent(finished, encoder: encoder)
-        storage?.append(stored)
-        storage?.release(through: finished.seq, closingWindow: true)
-        return (finished, stored.line)
-    }
-
-    /// Hands an event made outside ``deliver(_:now:)`` to the printing sink and the log.
-    private mutating func emit(_ finished: (event: Event, line: [UInt8])) {
-        operating.observe(finished.event)
-        operating.count(finished.event)
-        sink.deliver([finished.event], lines: sink.wantsLines ? [finished.line] : [])
-        log(finished.event)
-    }
-
-    private func logVerdict(_ update: SourceUpdate) {
-        guard case .location(let location) = update.event else { return }
-        if let jump = pipeline.filter.timeBaseJump {
-            logger.warning(
-                "the receiver's GPS time moved by \(jump.secondsValue) s against the monotonic clock; fixes are judged from this one on",
-                metadata: ["time": "\(location.time)"]
-            )
-        }
-        if case .hold(let reason) = pipeline.lastVerdict {
-            logger.debug("fix not delivered", metadata: ["reason": "\(reason.rawValue)", "time": "\(location.time)"])
-        }
-    }
-
-    /// Logs an event as it is delivered, or as it starts to wait for the clock (then without its `seq`).
-    private mutating func log(_ event: Event) {
-        func numbered(_ metadata: Logger.Metadata) -> Logger.Metadata {
-            var metadata = metadata
-            if event.seq > 0 { metadata["seq"] = "\(event.seq)" }
-            return metadata
-        }
-        switch event.kind {
-        case .error(let report):
-            logger.warning("\(report.message)", metadata: numbered(["code": "\(report.code)"]))
-        case .status(let status):
-            var metadata: Logger.Metadata = [
-                "gpsd": "\(status.gpsd.rawValue)", "fix_mode": "\(status.fixMode.rawValue)",
-            ]
-            if let device = status.device { metadata["device"] = "\(device)" }
-            if let used = status.satellitesUsed { metadata["satellites_used"] = "\(used)" }
-            logger.info("status changed", metadata: metadata)
-        case .pause(let pause):
-            var metadata = numbered(["reason": "\(pause.reason.rawValue)"])
-            if let position = pause.position { metadata["position"] = "\(position.latitude),\(position.longitude)" }
-            logger.info("location updates paused", metadata: metadata)
-        case .resume(let resume):
-            var metadata = numbered(["reason": "\(resume.reason.rawValue)"])
-            if let distance = resume.distance { metadata["moved_m"] = "\(Int(distance.rounded()))" }
-            logger.info("location updates resumed", metadata: metadata)
-        case .trip(let trip):
-            logger.info(
-                "trip ended",
-                metadata: numbered([
-                    "reason": "\(trip.endReason.rawValue)", "distance_m": "\(Int(trip.distance.rounded()))",
-                    "duration_s": "\(Int(trip.duration.secondsValue.rounded()))",
-                ])
-            )
-        case .deferredFinished(let report):
-            logger.debug(
-                "deferred events released to the sinks",
-                metadata: numbered(["reason": "\(report.reason.rawValue)", "events": "\(report.events)"])
-            )
-        case .alarmCleared(let clearance):
-            var metadata = numbered(["code": "\(clearance.code)"])
-            if let subject = clearance.subject { metadata["id"] = "\(subject)" }
-            logger.notice("alarm cleared: \(clearance.message)", metadata: metadata)
-        case .command(let report):
-            var metadata = numbered(["action": "\(report.action ?? "-")"])
-            if let id = report.id { metadata["id"] = "\(id)" }
-            if report.ok {
-                logger.notice("fleet command run: \(report.message)", metadata: metadata)
-            } else {
-                logger.warning("fleet command refused: \(report.message)", metadata: metadata)
-            }
-        case .beaconAdvertising(let report):
-            var metadata = numbered(["reason": "\(report.reason)", "beacon": "\(report.beacon)"])
-            if let id = report.regionID { metadata["id"] = "\(id)" }
-            logger.notice("beacon advertising \(report.change.rawValue)", metadata: metadata)
-        case .beaconRegion(let region):
-            var metadata = numbered(["id": "\(region.id)"])
-            if let beacon = region.beacon { metadata["beacon"] = "\(beacon)" }
-            logger.info("beacon region \(region.crossing.rawValue)", metadata: metadata)
-        case .driving(let report):
-            var metadata = numbered([
-                "kind": "\(report.kind.rawValue)", "peak": "\(report.peak)",
-                "duration_s": "\(report.duration.secondsValue)",
-            ])
-            if let limit = report.limit.flatMap(DrivingReport.wholeKmh) { metadata["limit_kmh"] = "\(limit)" }
-            logger.info("driving event", metadata: metadata)
-        case .location, .heading, .region, .regionState, .beacon:
-            break
-        }
     }
 }

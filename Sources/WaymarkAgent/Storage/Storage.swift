@@ -3,13 +3,6 @@ import WaymarkCore
 import WaymarkStore
 import WaymarkUplink
 
-/// A network sink as the configuration makes it: its transport, its delivery rules and its daily byte budget.
-struct Uplink {
-    var transport: any UplinkTransport
-    var settings: DeliveryPolicy.Settings
-    var maxBytesPerDay: Int64?
-}
-
 /// The spool and its sinks as the agent drives them: events are appended as they are emitted, committed
 /// every `[spool] commit_interval` (at once for `pause`, `region` and `trip`), and after each commit the
 /// released ones — all of them, or the closed deferral windows' — go to the sinks.
