@@ -23,9 +23,10 @@
 #   -x N     paced: feed the log at N times the receiver's own pace (its lines over the time between its first
 #            and last TPV in LOG.chk), as gpsfake does, where wake-ups dominate. Default 0: all at once.
 #   -l LINES only the first LINES lines of the log (to keep a paced run short).
-#   -s       a board's start after a stop: waymark starts on a copy of the state and log directories of an agent
-#            that replayed 20 copies of LOG.chk (each earlier by the log's span) and stopped, so its spool's WAL
-#            is at its size. Default: a fresh state directory, a board's first start.
+#   -s       a board's start after a stop: before each round, `waymark replay --spool` fills the round's own
+#            state and log directories with 20 copies of LOG.chk (each earlier by the log's span) and stops, so
+#            the spool's WAL is at its size when waymark starts on them. Default: a fresh state directory, a
+#            board's first start.
 #
 # All at once, each round also runs every client on a gpsd whose receiver is connected but silent, for the
 # same wall time as its replay (start-up, connection and idle cost): replay minus idle, per TPV, is the
@@ -43,7 +44,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$PATH:/opt/swift/usr/bin"
 
-usage() { sed -n '15,29p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+usage() { sed -n '15,30p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 die() { echo "bench-live: $*" >&2; exit 1; }
 
 copies=""
@@ -138,10 +139,6 @@ feed_lines=$(wc -l <"$work/feed.log")
 if [ "$stopped" = 1 ]; then
     [ -r "$log.chk" ] || die "-s needs $log.chk (gpsd's regression output) to fill the spool"
     scripts/bench/continue-chk.py "$log.chk" 20 -20 >"$work/fill.chk"
-    mkdir -p "$work/stopped"
-    printf '[agent]\nstate_dir = "%s/stopped/state"\nlog_dir = "%s/stopped/logs"\n' "$work" "$work" >"$work/stopped.toml"
-    "$waymark" replay "$work/fill.chk" --spool --config "$work/stopped.toml" 2>"$work/stopped.err" ||
-        die "cannot fill the spool for -s: $(tail -n 3 "$work/stopped.err")"
 fi
 feed="exec cat $work/feed.log"
 pace="all at once"
@@ -191,8 +188,11 @@ run_phase() {
         printf '[agent]\nstate_dir = "%s/state"\nlog_dir = "%s/logs"\nruntime_dir = "%s/run"\n' "$dir" "$dir" "$dir" \
             >"$dir/waymark.toml"
         if [ "$stopped" = 1 ]; then
-            # The copy synced first: the agent's first sync would otherwise write its pages, and count them.
-            cp -a "$work/stopped/state" "$work/stopped/logs" "$dir/" || die "cannot copy the stopped agent's state"
+            # Filled by the agent's own writes, as a board's state is (a copy would leave its pages in the page
+            # cache as the copy wrote them, which this kernel may count whole when the agent writes them again),
+            # then synced: the agent's first sync would otherwise write the fill's pages, and count them.
+            "$waymark" replay "$work/fill.chk" --spool --config "$dir/waymark.toml" 2>"$dir/fill.err" ||
+                die "cannot fill the spool for -s: $(tail -n 3 "$dir/fill.err")"
             sync -f "$dir"
         fi
         local binary=$waymark
@@ -274,7 +274,7 @@ results="$work/results.tsv"
 printf 'round\tphase\tclient\tcpu_s\trss_kb\tvoluntary\twritten\twall_us\ttpv\tcommits\n' >"$results"
 gpsd_version=$(/usr/sbin/gpsd -V 2>&1 | awk '{print $2}')
 start="a fresh state directory"
-[ "$stopped" = 1 ] && start="the state of an agent stopped after 20 copies (-s)"
+[ "$stopped" = 1 ] && start="the state of a replay of 20 copies, stopped (-s)"
 echo "log: $log x $copies ($feed_lines lines, $pace), $rounds rounds, waymark on $start; gpsd $gpsd_version" >&2
 for round in $(seq "$rounds"); do
     tpv=""
@@ -412,7 +412,9 @@ if rows_of("floor", "replay"):
     print(f"  the floor (waymark with its work taken out) / {labels['c']}: "
           f"CPU {span(paired('floor', 'c', lambda r: float(r['cpu_s'])))}")
 c = figures["c"]
-print(f"waymark's voluntary switches per TPV {w['switches']:.3f} against the C loop's {c['switches']:.3f} "
-      f"plus one per spool commit ({w['commits']:.4f} commits per TPV): "
-      f"{w['switches'] - c['switches'] - w['commits']:+.3f}")
+# Issue 44's target: the C loop's switches plus 4 a spool commit (its fdatasync's waits, which the C loop has not).
+allowance = c['switches'] + 4 * w['commits']
+print(f"waymark's voluntary switches per TPV {w['switches']:.3f} against an allowance of {allowance:.3f} (the C "
+      f"loop's {c['switches']:.3f} plus 4 a spool commit, {w['commits']:.4f} commits per TPV): "
+      f"{w['switches'] - allowance:+.3f}")
 PYTHON
