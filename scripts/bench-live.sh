@@ -23,10 +23,10 @@
 #   -x N     paced: feed the log at N times the receiver's own pace (its lines over the time between its first
 #            and last TPV in LOG.chk), as gpsfake does, where wake-ups dominate. Default 0: all at once.
 #   -l LINES only the first LINES lines of the log (to keep a paced run short).
-#   -s       a board's start after a stop: before each round, `waymark replay --spool` fills the round's own
-#            state and log directories with 20 copies of LOG.chk (each earlier by the log's span) and stops, so
-#            the spool's WAL is at its size when waymark starts on them. Default: a fresh state directory, a
-#            board's first start.
+#   -s       a board's start after a stop: before each start of waymark, `waymark replay --spool` fills that
+#            run's own state and log directories with 20 copies of LOG.chk (each earlier by the log's span) and
+#            stops, so the spool's WAL is at its size when waymark starts on them. Default: a fresh state
+#            directory, a board's first start.
 #
 # All at once, each round also runs every client on a gpsd whose receiver is connected but silent, for the
 # same wall time as its replay (start-up, connection and idle cost): replay minus idle, per TPV, is the

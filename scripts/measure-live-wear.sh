@@ -6,16 +6,19 @@
 # stop closed, as on a board every start but its first. Each run has an ext4 file system of its own for the state
 # and log directories (4 KB blocks, mounted noatime, as Raspberry Pi OS mounts its card) on a loop device, and
 # counts over a window that starts 20 s after the first location:
-#   write_bytes  what the agent caused to be written (/proc/PID/io), the measure of issue 44's target;
+#   write_bytes  what the agent caused to be written (/proc/PID/io), the measure of issue 44's target (the test's
+#                own files, the agent's runtime directory and the events `--print` writes for it to count are on a
+#                tmpfs, /dev/shm, as a board's /run: not counted);
 #   card         every byte the block layer sent to the device: the file system's journal and inodes too;
 #   commits      the spool's commits a location over the whole run (the agent's counters at its stop).
-# Beside it, on a file system of its own, the floor (scripts/bench/commit-floor.py) makes one durable commit a
-# second of one location's line (300 bytes) into a file already at its size, and is counted the same way: what any
-# program that commits each fix of a 1 Hz receiver as it comes pays, whatever it is written in.
+# Beside it, each on a file system of its own and counted the same way, two floors (scripts/bench/commit-floor.py):
+# programs that make nothing but durable commits of 300-byte lines (a location's) into a file already at its size,
+#   floor 1 s    one line a second, committed as it comes (issue 44's "one durable commit a second");
+#   floor 2 s    two lines every 2 s: the agent's own rhythm at 1 Hz, two fixes a commit.
 #   sudo scripts/measure-live-wear.sh [WINDOW] [RUNS]     (default 300 s and 3 runs, one after the other:
 #                                                          about 6 minutes a run)
-# WAYMARK=PATH measures that build. scripts/measure-card-wear.sh measures the same at the card through
-# `waymark replay` (a fix a second by the recording's clock, the stop and the start included), and a first start.
+# WAYMARK=PATH measures that build. scripts/measure-card-wear.sh measures at the card through `waymark replay` (a
+# fix a second by the recording's clock, the stop and the start included), and a first start.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 window=${1:-300}
@@ -24,11 +27,12 @@ runs=${2:-3}
 [[ $runs =~ ^[1-9][0-9]*$ ]] || { echo "RUNS: expected a positive number, got $runs" >&2; exit 2; }
 [ "$(id -u)" = 0 ] || { echo "needs root: it makes and mounts file systems on loop devices" >&2; exit 1; }
 export PATH="$PATH:/opt/swift/usr/bin"
-# Built and run as the user sudo came from, so the build directories stay theirs.
+# Built and run as the user sudo came from, so the build directories stay theirs (with this PATH: sudo's own
+# secure_path has no Swift).
 as_user() {
     if [ -n "${SUDO_USER:-}" ]; then
-        sudo -u "$SUDO_USER" \
-            --preserve-env=PATH,WAYMARK_MEASURE_WEAR,WAYMARK_BINARY,WAYMARK_WINDOW,WAYMARK_WEAR_DIR,WAYMARK_WEAR_DEVICE "$@"
+        local kept=TMPDIR,WAYMARK_MEASURE_WEAR,WAYMARK_BINARY,WAYMARK_WINDOW,WAYMARK_WEAR_DIR,WAYMARK_WEAR_DEVICE
+        sudo -u "$SUDO_USER" --preserve-env="$kept" env "PATH=$PATH" "$@"
     else
         "$@"
     fi
@@ -38,59 +42,81 @@ waymark=$(realpath "${WAYMARK:-$(as_user scripts/build-release.sh | tail -n 1)}"
 [ -x "$waymark" ] || { echo "$waymark: no binary" >&2; exit 1; }
 as_user swift build --build-tests >/dev/null
 work=$(mktemp -d /var/tmp/waymark-live-wear.XXXXXX)
+chmod 755 "$work"
+floors=()
 cleanup() {
     set +e
-    for mount in "$work"/*/mnt "$work"/*/floor/mnt; do mountpoint -q "$mount" && { umount "$mount" || umount -l "$mount"; }; done
+    for pid in "${floors[@]}"; do kill "$pid"; done 2>/dev/null
+    wait 2>/dev/null
+    for mount in "$work"/*/*/mnt; do mountpoint -q "$mount" && { umount "$mount" || umount -l "$mount"; }; done
     rm -rf "$work"
 }
 trap cleanup EXIT
 
-scripts/bench/continue-chk.py Tests/Fixtures/gpsd-logs/20100411_Geko_Regensburg.log.chk 20 -20 >"$work/fill.chk"
-# card DIRECTORY: a 2 GB ext4 file system of its own mounted on DIRECTORY/mnt; prints its loop device's name.
+# card DIRECTORY: a 2 GB ext4 file system of its own on DIRECTORY/mnt, its inode tables and journal written now
+# (not by the kernel later, within a count); its loop device's name in $device.
 card() {
     mkdir -p "$1/mnt"
     truncate -s 2G "$1/card.img"
-    mkfs.ext4 -q -F -b 4096 "$1/card.img"
+    mkfs.ext4 -q -F -b 4096 -E lazy_itable_init=0,lazy_journal_init=0 "$1/card.img"
     mount -o loop,noatime "$1/card.img" "$1/mnt"
-    [ -z "${SUDO_USER:-}" ] || chown "$SUDO_USER" "$1/mnt" "$1"
-    basename "$(findmnt -n -o SOURCE "$1/mnt")"
+    [ -z "${SUDO_USER:-}" ] || chown "$SUDO_USER" "$1/mnt"
+    device=$(basename "$(findmnt -n -o SOURCE "$1/mnt")")
+    [ -r "/sys/block/$device/stat" ] || { echo "$1/mnt: no block device to count ($device)" >&2; exit 1; }
 }
+
+scripts/bench/continue-chk.py Tests/Fixtures/gpsd-logs/20100411_Geko_Regensburg.log.chk 20 -20 >"$work/fill.chk"
 for run in $(seq "$runs"); do
     dir="$work/run$run"
-    device=$(card "$dir")
-    floor_device=$(card "$dir/floor")
+    card "$dir/agent"
+    agent_device=$device
     # The state and log directories the test's configuration names (Fixtures.isolatedSections).
-    printf '[agent]\nstate_dir = "%s/mnt/state"\nlog_dir = "%s/mnt/logs"\n' "$dir" "$dir" >"$dir/fill.toml"
+    printf '[agent]\nstate_dir = "%s/agent/mnt/state"\nlog_dir = "%s/agent/mnt/logs"\n' "$dir" "$dir" >"$dir/fill.toml"
     as_user "$waymark" replay "$work/fill.chk" --spool --config "$dir/fill.toml" 2>"$dir/fill.err" ||
         { echo "cannot fill the spool: $(tail -n 3 "$dir/fill.err")" >&2; exit 1; }
-    sync -f "$dir/mnt/"
-    scripts/bench/commit-floor.py "$dir/floor/mnt" "$floor_device" "$window" >"$dir/floor.out" &
-    floor=$!
-    WAYMARK_MEASURE_WEAR=1 WAYMARK_BINARY="$waymark" WAYMARK_WINDOW="$window" WAYMARK_WEAR_DIR="$dir/mnt" \
-        WAYMARK_WEAR_DEVICE="$device" as_user swift test --skip-build --filter WearMeasurement >"$dir/test.out" 2>&1 ||
-        { grep -E "✘|error" "$dir/test.out" | head -n 10 >&2; exit 1; }
-    wait "$floor" || { echo "the floor failed" >&2; exit 1; }
-    echo "$(grep "^wear " "$dir/test.out") $(sed 's/^floor /floor_/; s/ / floor_/g' "$dir/floor.out")" |
-        tee -a "$work/results" >&2
-    umount "$dir/mnt" "$dir/floor/mnt"
+    sync -f "$dir/agent/mnt/"
+    floors=()
+    for period in 1 2; do
+        card "$dir/floor$period"
+        scripts/bench/commit-floor.py "$dir/floor$period/mnt" "$device" "$window" "$period" \
+            >"$dir/floor$period.out" &
+        floors+=($!)
+    done
+    WAYMARK_MEASURE_WEAR=1 WAYMARK_BINARY="$waymark" WAYMARK_WINDOW="$window" WAYMARK_WEAR_DIR="$dir/agent/mnt" \
+        WAYMARK_WEAR_DEVICE="$agent_device" TMPDIR=/dev/shm as_user swift test --skip-build --filter WearMeasurement \
+        >"$dir/test.out" 2>&1 || { grep -E "✘|error" "$dir/test.out" | head -n 10 >&2; exit 1; }
+    for pid in "${floors[@]}"; do wait "$pid" || { echo "a floor failed" >&2; exit 1; }; done
+    floors=()
+    line=$(grep "^wear " "$dir/test.out") ||
+        { echo "the test printed no figures (skipped?): $(tail -n 5 "$dir/test.out")" >&2; exit 1; }
+    for period in 1 2; do
+        line+=" $(sed "s/^floor //; s/\([a-z]*\)=/floor${period}_\1=/g" "$dir/floor$period.out")"
+    done
+    echo "$line" | tee -a "$work/results" >&2
+    umount "$dir/agent/mnt" "$dir/floor1/mnt" "$dir/floor2/mnt"
 done
 
 python3 - "$work/results" <<'PYTHON'
 import re, statistics, sys
 
 runs = [{k: int(v) for k, v in re.findall(r"(\w+)=(-?\d+)", line)} for line in open(sys.argv[1])]
-print("The agent per location (a location a second); the floor per commit (a commit a second), side by side")
-print(f"{'run':>6} {'locations':>9} {'write_bytes/loc':>15} {'card B/loc':>10} {'commits/loc':>11}"
-      f" {'floor write_bytes':>17} {'floor card':>10} {'card / floor':>12}")
+columns = ("write_bytes", "card", "commits", "floor 1 s: write_bytes", "card", "floor 2 s: write_bytes", "card")
+print("Bytes a location (a line, for the floors), over the same window; commits a location over the agent's run")
+print(f"{'run':>6} {'locations':>9}" + "".join(f" {name:>{max(len(name), 8)}}" for name in columns))
 rows = []
 for number, run in enumerate(runs, 1):
-    row = (run["written"] / run["locations"], run["device"] / run["locations"],
-           run["run_commits"] / run["run_locations"], run["floor_written"] / run["floor_commits"],
-           run["floor_device"] / run["floor_commits"])
-    rows.append(row + (row[1] / row[4],))
-    print(f"{number:>6} {run['locations']:>9} {row[0]:>15,.0f} {row[1]:>10,.0f} {row[2]:>11.2f}"
-          f" {row[3]:>17,.0f} {row[4]:>10,.0f} {rows[-1][5]:>12.2f}")
-medians = [statistics.median(r[i] for r in rows) for i in range(6)]
-print(f"{'median':>6} {'':>9} {medians[0]:>15,.0f} {medians[1]:>10,.0f} {medians[2]:>11.2f}"
-      f" {medians[3]:>17,.0f} {medians[4]:>10,.0f} {medians[5]:>12.2f}")
+    row = [run["written"] / run["locations"], run["device"] / run["locations"],
+           run["run_commits"] / run["run_locations"]]
+    for period in (1, 2):
+        row += [run[f"floor{period}_written"] / run[f"floor{period}_lines"],
+                run[f"floor{period}_device"] / run[f"floor{period}_lines"]]
+    rows.append(row)
+    cells = "".join(f" {value:>{max(len(name), 8)},.{2 if name == 'commits' else 0}f}"
+                    for name, value in zip(columns, row))
+    print(f"{number:>6} {run['locations']:>9}{cells}")
+medians = [statistics.median(row[index] for row in rows) for index in range(len(columns))]
+print(f"{'median':>6} {'':>9}" + "".join(f" {value:>{max(len(name), 8)},.{2 if name == 'commits' else 0}f}"
+                                         for name, value in zip(columns, medians)))
+print(f"at the card, the agent against floor 1 s: {medians[1] / medians[4]:.2f}x; against floor 2 s: "
+      f"{medians[1] / medians[6]:.2f}x")
 PYTHON

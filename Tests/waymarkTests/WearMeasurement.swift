@@ -12,6 +12,8 @@ import WaymarkTestSupport
 /// `WAYMARK_WINDOW` seconds (default 300), the location events, the bytes it caused to be written (`write_bytes`),
 /// and, when `WAYMARK_WEAR_DEVICE` names the block device under `WAYMARK_WEAR_DIR`, every byte that device was sent
 /// (the file system's journal and inodes with them); then it stops the agent and takes its commits over the run.
+/// The agent's runtime directory and the events it prints for the count are in the temporary directory: the
+/// script puts that on a tmpfs (`TMPDIR=/dev/shm`), as a board's `/run`, so that they are not counted.
 @Suite("Flash wear at a fix a second, live (measurement)")
 struct WearMeasurement {
     static let environment = ProcessInfo.processInfo.environment
