@@ -85,8 +85,10 @@ for run in $(seq "$runs"); do
     WAYMARK_MEASURE_WEAR=1 WAYMARK_BINARY="$waymark" WAYMARK_WINDOW="$window" WAYMARK_WEAR_DIR="$dir/agent/mnt" \
         WAYMARK_WEAR_DEVICE="$agent_device" TMPDIR=/dev/shm as_user swift test --skip-build --filter WearMeasurement \
         >"$dir/test.out" 2>&1 || { grep -E "✘|error" "$dir/test.out" | head -n 10 >&2; exit 1; }
-    for pid in "${floors[@]}"; do wait "$pid" || { echo "a floor failed" >&2; exit 1; }; done
+    failed=0
+    for pid in "${floors[@]}"; do wait "$pid" || failed=1; done
     floors=()
+    [ "$failed" = 0 ] || { echo "a floor failed: $(cat "$dir"/floor?.out)" >&2; exit 1; }
     line=$(grep "^wear " "$dir/test.out") ||
         { echo "the test printed no figures (skipped?): $(tail -n 5 "$dir/test.out")" >&2; exit 1; }
     for period in 1 2; do

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""The floor of one durable commit a second, for scripts/measure-live-wear.sh: what a program that makes nothing but
-that costs, in write_bytes and at the device.
+"""The floors of scripts/measure-live-wear.sh: what a program that makes nothing but durable commits of a line a
+second costs, in write_bytes and at the device.
 
     scripts/bench/commit-floor.py DIRECTORY DEVICE WINDOW [PERIOD] [SIZE] [WARM_UP]
 
@@ -51,5 +51,5 @@ for second in range(0, warm_up + window, period):
     offset += len(commit)
     commits += before is not None
     time.sleep(max(0.0, start + second + period - time.monotonic()))
-print(f"floor seconds={window} lines={commits * period} commits={commits} written={written() - before[0]} "
+print(f"floor seconds={commits * period} lines={commits * period} commits={commits} written={written() - before[0]} "
       f"device={device_bytes() - before[1]}")
