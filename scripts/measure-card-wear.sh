@@ -41,15 +41,13 @@ scripts/bench/continue-chk.py "$drive" 20 -20 >"$work/fill.chk"
 # The drive is a fix every 2 s: SECONDS at twice the pace is 2 × SECONDS of it.
 scripts/bench/continue-chk.py "$drive" 1 0 $((2 * seconds)) >"$work/paced.chk"
 
+# card DIRECTORY: a file system of its own on DIRECTORY/mnt, its loop device in $device.
+source scripts/bench/card.sh
+
 # run NAME SLUG BINARY FILL: one file system, one start; prints its line when done.
 run() {
-    local name=$1 dir="$work/$2" binary=$3 fill=$4
-    mkdir -p "$dir/mnt"
-    truncate -s 2G "$dir/card.img"
-    mkfs.ext4 -q -F -b 4096 "$dir/card.img"
-    mount -o loop,noatime "$dir/card.img" "$dir/mnt"
-    local device
-    device=$(basename "$(findmnt -n -o SOURCE "$dir/mnt")")
+    local name=$1 dir="$work/$2" binary=$3 fill=$4 device
+    card "$dir"
     printf '[agent]\nstate_dir = "%s/mnt/state"\nlog_dir = "%s/mnt/logs"\n' "$dir" "$dir" > "$dir/waymark.toml"
     if [ "$fill" = yes ]; then
         "$binary" replay "$work/fill.chk" --spool --config "$dir/waymark.toml" 2>"$dir/fill.stderr"

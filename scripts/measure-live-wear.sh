@@ -53,17 +53,8 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# card DIRECTORY: a 2 GB ext4 file system of its own on DIRECTORY/mnt, its inode tables and journal written now
-# (not by the kernel later, within a count); its loop device's name in $device.
-card() {
-    mkdir -p "$1/mnt"
-    truncate -s 2G "$1/card.img"
-    mkfs.ext4 -q -F -b 4096 -E lazy_itable_init=0,lazy_journal_init=0 "$1/card.img"
-    mount -o loop,noatime "$1/card.img" "$1/mnt"
-    [ -z "${SUDO_USER:-}" ] || chown "$SUDO_USER" "$1/mnt"
-    device=$(basename "$(findmnt -n -o SOURCE "$1/mnt")")
-    [ -r "/sys/block/$device/stat" ] || { echo "$1/mnt: no block device to count ($device)" >&2; exit 1; }
-}
+# card DIRECTORY: a file system of its own on DIRECTORY/mnt, its loop device in $device.
+source scripts/bench/card.sh
 
 scripts/bench/continue-chk.py Tests/Fixtures/gpsd-logs/20100411_Geko_Regensburg.log.chk 20 -20 >"$work/fill.chk"
 for run in $(seq "$runs"); do
