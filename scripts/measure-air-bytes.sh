@@ -26,6 +26,8 @@
 #   scripts/measure-air-bytes.sh [COPIES] [UPLINKS]
 #   UPLINKS: any of http-gzip http-zstd http-identity http-zstd-LEVEL http-gzip-LEVEL traccar owntracks
 #            (default: http-gzip http-zstd traccar owntracks)
+#   SPOOL=FILE delivers that spool (one the agent filled live: scripts/measure-day.sh's) instead of a replay's, its
+#   locations counted through its last closed window; HTTP_SETTINGS='recv = true' adds lines to [sinks.http];
 #   DEFERRED='timeout = "10m"' adds lines to [deferred]; LOG=FILE another receiver log; IDLE=SECONDS keeps the
 #   agent and the capture on that long after the drain and says what went meanwhile (an idle connection's TCP
 #   keepalive probes, MQTT's PINGREQ), left out of the table's figures.
@@ -77,8 +79,8 @@ for uplink in $uplinks; do
         http-*)
             coding=${uplink#http-}
             if [[ $coding == *-* ]]; then level=${coding#*-}; coding=${coding%%-*}; fi
-            section=$(printf '[sinks.http]\nenabled = true\nurl = "http://127.0.0.1:%s/batch"\ncontent_encoding = "%s"\n%s' \
-                "$port" "$coding" "${level:+compression_level = $level}")
+            section=$(printf '[sinks.http]\nenabled = true\nurl = "http://127.0.0.1:%s/batch"\ncontent_encoding = "%s"\n%s\n%s' \
+                "$port" "$coding" "${level:+compression_level = $level}" "${HTTP_SETTINGS:-}")
             ;;
         traccar) section=$(printf '[sinks.traccar]\nenabled = true\nurl = "http://127.0.0.1:%s/"' "$port") ;;
         # Unpaced (drain_rate = 0): at one location a second live, the default pace never waits.
@@ -103,10 +105,20 @@ enabled = false
 
 $section
 TOML
-    "$waymark" replay "$work/drive.log" --spool --config "$dir/waymark.toml" 2>"$dir/replay.err" || { tail -3 "$dir/replay.err" >&2; exit 1; }
     spool="$dir/state/spool.sqlite"
-    last=$(sqlite3 "$spool" 'SELECT MAX(seq) FROM event')
-    locations=$(sqlite3 "$spool" 'SELECT COUNT(*) FROM event WHERE kind = 1')
+    if [ -n "${SPOOL:-}" ]; then
+        # A spool the agent filled live: copied, its sinks' cursors forgotten, so that the sink takes all of it;
+        # through the last closed deferral window.
+        mkdir -p "$dir/state"
+        sqlite3 "$SPOOL" ".backup '$spool'"
+        sqlite3 "$spool" 'DELETE FROM cursor'
+        last=$(sqlite3 "$spool" 'SELECT MAX(seq) FROM event WHERE kind = 14')
+    else
+        "$waymark" replay "$work/drive.log" --spool --config "$dir/waymark.toml" 2>"$dir/replay.err" ||
+            { tail -3 "$dir/replay.err" >&2; exit 1; }
+        last=$(sqlite3 "$spool" 'SELECT MAX(seq) FROM event')
+    fi
+    locations=$(sqlite3 "$spool" "SELECT COUNT(*) FROM event WHERE kind = 1 AND seq <= $last")
     if [ "$uplink" = owntracks ]; then
         printf 'listener %s 127.0.0.1\nallow_anonymous true\nmax_queued_messages 0\n%s' "$port" \
             "$([ "$(id -u)" -eq 0 ] && echo 'user root')" > "$dir/mosquitto.conf"

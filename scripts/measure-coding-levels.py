@@ -2,8 +2,11 @@
 """What each content coding and level of the batch sink costs: bytes per location and CPU per location, over the
 deferral windows of a spool (each request's body: a window's JSON Lines, through its `deferred_finished`).
 
-    scripts/measure-coding-levels.py SPOOL [ROUNDS]
-    scripts/measure-coding-levels.py --fields SPOOL
+    scripts/measure-coding-levels.py [--recv] SPOOL [ROUNDS]
+    scripts/measure-coding-levels.py [--recv] --fields SPOOL
+
+The lines are those the sink sends by default: without `recv` (a live spool's lines have it, a replay's do not);
+--recv keeps it, as `[sinks.http] recv = true` does.
 
 --fields asks what the JSON Lines leave to compress instead: the zstd 19 body bytes per location of the windows as
 they are, with one field taken out of every location line at a time (what that field costs), and with the location
@@ -19,21 +22,25 @@ Debian's python3-brotli is there, brotli (`Content-Encoding: br`, RFC 7932, whic
 measured beside them at qualities 5, 9, 10 and 11 with a 64 KB window, for comparison.
 """
 import ctypes
+import re
 import sqlite3
 import statistics
 import sys
 import time
 import zlib
 
-fields = sys.argv[1] == "--fields"
-arguments = sys.argv[2:] if fields else sys.argv[1:]
+arguments = sys.argv[1:]
+recv = "--recv" in arguments
+fields = "--fields" in arguments
+arguments = [argument for argument in arguments if argument not in ("--recv", "--fields")]
 spool, rounds = arguments[0], int(arguments[1]) if len(arguments) > 1 else 5
 database = sqlite3.connect(f"file:{spool}?mode=ro", uri=True)
 rows = database.execute("SELECT kind, CAST(line AS BLOB) FROM event ORDER BY seq").fetchall()
 locations = sum(1 for kind, _ in rows if kind == 1)
 windows, current = [], []
 for _, line in rows:
-    current.append(bytes(line))
+    # As BatchTransport.body: the top-level `recv` member out, unless asked (a key is the only place its bytes occur).
+    current.append(bytes(line) if recv else re.sub(rb',"recv":"[^"]*"', b"", bytes(line), count=1))
     if b'"type":"deferred_finished"' in line:
         windows.append(b"\n".join(current) + b"\n")
         current = []

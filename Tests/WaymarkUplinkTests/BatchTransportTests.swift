@@ -35,6 +35,63 @@ import WaymarkTestSupport
         #expect(BatchTransport.batch(events[...], maxBytes: maxBytes).map(\.seq) == expected)
     }
 
+    /// Events with a `recv`, as live; the error's message holds the member's own text, which the encoder escapes.
+    static func received(_ received: Timestamp?) -> [StoredEvent] {
+        let time = Timestamp(seconds: 1_900_000_000, nanoseconds: 250_000_000)
+        let location = Location(time: time, latitude: 49.030186667, longitude: 12.080681667, speed: 22.173)
+        let events: [Event] = [
+            Event(seq: 7, time: time, received: received, kind: .location(location)),
+            Event(
+                seq: 8,
+                time: time,
+                received: received,
+                kind: .error(ErrorReport(code: .sinkFailure, message: #"x,"recv":"2026" \ "#, subject: "http"))
+            ),
+            Event(
+                seq: 9,
+                time: time,
+                received: received,
+                kind: .deferredFinished(
+                    DeferralReport(reason: .timeout, events: 2, distance: 812.5, duration: .seconds(300))
+                )
+            ),
+        ]
+        return events.map { StoredEvent($0, encoder: EventEncoder()) }
+    }
+
+    /// Issue 44: by default the lines go without `recv`, each exactly as the encoder writes the event without one;
+    /// asked, as the spool holds them; a line without `recv` (a replay's) goes as it is either way.
+    @Test(arguments: [false, true])
+    func aBodyLeavesOutRecvUnlessAsked(receiptTimes: Bool) {
+        let live = Self.received(Timestamp(seconds: 1_900_000_001, nanoseconds: 7_000_000))[...]
+        let replayed = Self.received(nil)[...]
+        let lines = { (events: ArraySlice<StoredEvent>) in
+            events.map { String(decoding: $0.line, as: UTF8.self) + "\n" }
+        }
+        let text = { (body: [UInt8]) in String(decoding: body, as: UTF8.self) }
+        #expect(lines(live).allSatisfy { $0.contains(#""recv":"2030-03-17T17:46:41.007Z""#) })
+        #expect(
+            text(BatchTransport.body(live, receiptTimes: receiptTimes))
+                == (receiptTimes ? lines(live) : lines(replayed)).joined()
+        )
+        #expect(text(BatchTransport.body(replayed, receiptTimes: receiptTimes)) == lines(replayed).joined())
+    }
+
+    @Test(
+        arguments: [
+            // (a line, the member `recv` in it or nil)
+            (#"{"type":"location","seq":1,"time":"T","recv":"R","lat":1}"#, 37..<48),
+            (#"{"type":"location","seq":1,"time":"T","lat":1}"#, nil),
+            (#"{"type":"error","message":"a\",\"recv\":\"b"}"#, nil),
+            (#","recv":"#, nil),
+            (#"{"a":1,"recv":"unclosed"#, nil),
+            ("", nil),
+        ] as [(String, Range<Int>?)]
+    )
+    func theRecvMemberIsFoundAsAKeyOnly(line: String, expected: Range<Int>?) {
+        #expect(BatchTransport.receiptMember(in: Array(line.utf8)) == expected)
+    }
+
     @Test func gzipIsWhatGunzipReads() throws {
         let text = String(repeating: #"{"type":"location","seq":1,"lat":49.0,"lon":12.0}"# + "\n", count: 200)
         let compressed = try Gzip.compress(Array(text.utf8))

@@ -295,6 +295,9 @@ struct UplinkDeliveryTests {
         let expected = printed.compactMap { $0["seq"] as? Int }.filter { $0 <= lastWindowEnd && $0 != 200 }
         #expect(Set(seqs) == Set(expected))
         #expect(batches.allSatisfy { $0["gzip"] as? Bool == true && $0["device"] as? String == "bus-7" })
+        // Issue 44: the lines go without `recv` by default; the printed locations, live, have it.
+        #expect(printed.filter { $0["type"] as? String == "location" }.allSatisfy { $0["recv"] != nil })
+        #expect(batches.allSatisfy { ($0["event"] as? [String: Any])?["recv"] == nil })
         // Every request ends a window, but those split around the refused event.
         let requests = Dictionary(grouping: batches) { "\($0["first_seq"] ?? 0)-\($0["last_seq"] ?? 0)" }
         let windowEnds = requests.values.filter { batch in
@@ -315,13 +318,14 @@ struct UplinkDeliveryTests {
 
     /// Issue 44: `content_encoding = "zstd"` at the highest level, decoded by the server with Debian's `zstd`
     /// command, as a backend would with its own tools: every closed window arrives, each event as the agent printed
-    /// it, value for value.
+    /// it, value for value (`recv = true` keeps the lines' `recv`).
     @Test("Batch HTTP, zstd: every closed window decoded by the zstd command, each event as printed")
     func batchWindowsInZstd() throws {
         let server = try UplinkTestServer()
         defer { server.stop() }
         let run = try Run(
-            Self.batchSettings(url: server.batchURL) + "content_encoding = \"zstd\"\ncompression_level = 19\n"
+            Self.batchSettings(url: server.batchURL)
+                + "content_encoding = \"zstd\"\ncompression_level = 19\nrecv = true\n"
         )
         let (printed, lastWindowEnd, received) = try Self.driveUntilEveryClosedWindow(run, server)
         let batches = received.filter { $0["kind"] as? String == "batch" }

@@ -8,6 +8,9 @@ import WaymarkStore
 /// Each request names the board and its first and last `seq` in headers (`Waymark-Device`, `Waymark-First-Seq`,
 /// `Waymark-Last-Seq`), and `Idempotency-Key: DEVICE:FIRST-LAST`, so that a receiver removes a batch sent twice
 /// (after a lost answer or a power cut) by its key, or events by (`device`, `seq`). Any 2xx is delivered.
+///
+/// The lines go without `recv` (the board's time of receipt, which the spool and the day log keep) unless
+/// `receiptTimes` asks for it: on a drive it is a sixth of a coded body, and none of the fleet protocols carries it.
 public final class BatchTransport: UplinkTransport {
     public let name = "http"
     private let url: String
@@ -15,16 +18,18 @@ public final class BatchTransport: UplinkTransport {
     private let coding: ContentCoding
     private let level: Int
     private let maxBatchBytes: Int
+    private let receiptTimes: Bool
     private let client: HTTPClient
 
     /// `level` is one of the coding's ``ContentCoding/levels`` (the configuration checks it); nil takes its
-    /// ``ContentCoding/defaultLevel``.
+    /// ``ContentCoding/defaultLevel``. `receiptTimes`: whether the lines keep their `recv`.
     public init(
         url: String,
         deviceID: String,
         coding: ContentCoding,
         level: Int? = nil,
         maxBatchBytes: Int,
+        receiptTimes: Bool = false,
         client: HTTPClient
     ) {
         self.url = url
@@ -33,6 +38,7 @@ public final class BatchTransport: UplinkTransport {
         self.level = level ?? coding.defaultLevel
         precondition(coding.levels.contains(self.level), "\(coding.rawValue) takes levels \(coding.levels)")
         self.maxBatchBytes = maxBatchBytes
+        self.receiptTimes = receiptTimes
         self.client = client
     }
 
@@ -43,12 +49,7 @@ public final class BatchTransport: UplinkTransport {
         guard let first = batch.first, let last = batch.last else {
             preconditionFailure("BatchTransport.send: no events")
         }
-        var body: [UInt8] = []
-        body.reserveCapacity(batch.reduce(0) { $0 + $1.line.count + 1 })
-        for event in batch {
-            body += event.line
-            body.append(UInt8(ascii: "\n"))
-        }
+        var body = Self.body(batch, receiptTimes: receiptTimes)
         var headers = [
             "Content-Type: application/x-ndjson", "Waymark-Device: \(deviceID)", "Waymark-First-Seq: \(first.seq)",
             "Waymark-Last-Seq: \(last.seq)", "Idempotency-Key: \(deviceID):\(first.seq)-\(last.seq)",
@@ -68,6 +69,44 @@ public final class BatchTransport: UplinkTransport {
     }
 
     public func cancel() { client.cancel() }
+
+    /// The JSON Lines of `events`, each line as the spool holds it, or without its `recv` member.
+    static func body(_ events: ArraySlice<StoredEvent>, receiptTimes: Bool) -> [UInt8] {
+        var body: [UInt8] = []
+        body.reserveCapacity(events.reduce(0) { $0 + $1.line.count + 1 })
+        for event in events {
+            if !receiptTimes, let member = receiptMember(in: event.line) {
+                body += event.line[..<member.lowerBound]
+                body += event.line[member.upperBound...]
+            } else {
+                body += event.line
+            }
+            body.append(UInt8(ascii: "\n"))
+        }
+        return body
+    }
+
+    /// Where `line` holds its `recv` member, its leading comma included: ``EventEncoder`` writes it once, at the
+    /// top level, a timestamp string without escapes. A key in the line is the only place its bytes
+    /// `,"recv":"` can occur (a quote within a string value is escaped), so the first is the member.
+    static func receiptMember(in line: [UInt8]) -> Range<Int>? {
+        let key = Self.receiptKey
+        guard line.count > key.count else { return nil }
+        var start = 0
+        while start <= line.count - key.count {
+            guard let comma = line[start...].firstIndex(of: UInt8(ascii: ",")) else { return nil }
+            guard comma <= line.count - key.count else { return nil }
+            if line[comma..<comma + key.count].elementsEqual(key) {
+                let value = comma + key.count
+                guard let close = line[value...].firstIndex(of: UInt8(ascii: "\"")) else { return nil }
+                return comma..<close + 1
+            }
+            start = comma + 1
+        }
+        return nil
+    }
+
+    private static let receiptKey = Array(#","recv":""#.utf8)
 
     /// The first events of one request: through the end of the first deferral window among them, and at most
     /// `maxBytes` of lines (always one).
