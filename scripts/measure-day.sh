@@ -7,7 +7,11 @@
 # switches), bytes written to storage, location events, and bytes on the air per uplink from
 # scripts/measure-air-bytes.sh (per location event with TCP/IP, headers and answers, times the day's events; and
 # parked, what each uplink sends over 120 s idle: MQTT's keep-alive, scaled to 16 h).
-# Prints the table docs/performance.md shows.
+# Prints the table docs/performance.md shows, then what the batch sink sends of the day's live events: the agent's
+# spool delivered again (scripts/measure-air-bytes.sh with SPOOL=), with and without `recv`, and its deferral windows
+# through each coding with each field's cost (scripts/measure-coding-levels.py). The agent's state and log directories are on a disk (/var/tmp); the test's own files, the agent's runtime
+# directory and the events it prints for the count are on a tmpfs (/dev/shm), so that only what a board's card would
+# receive is counted as written.
 #
 #   scripts/measure-day.sh [WINDOW_SECONDS]      (default 300: each phase is sampled that long; about
 #                                                 2 x WINDOW + 6 min in all, the agent's 5 min pause_after;
@@ -32,8 +36,31 @@ else
     cc -O2 -o "$work/minimal-client" scripts/bench/minimal-client.c -lgps
     swift build --build-tests >/dev/null
     WAYMARK_BINARY=$(scripts/build-release.sh)
+    # The agent's state and log directories on a disk (a board's card); the test's own files, the agent's runtime
+    # directory and the events it prints for the count on a tmpfs (a board's /run, or not written at all).
+    state=$(mktemp -d /var/tmp/waymark-day.XXXXXX)
+    trap 'rm -rf "$work" "$state"' EXIT
     export WAYMARK_BINARY WAYMARK_MEASURE_DAY=1 WAYMARK_WINDOW=$window WAYMARK_PEER=$work/minimal-client
-    swift test --skip-build --filter DayMeasurement 2>&1 | tee "$work/day.txt" | grep -E "^phase|^backend|✘" >&2
+    WAYMARK_DAY_DIR=$state TMPDIR=/dev/shm swift test --skip-build --filter DayMeasurement 2>&1 |
+        tee "$work/day.txt" | grep -E "^phase|^backend|✘" >&2
+    # What the batch sink sends of these live events: the day's spool delivered again by the batch sink, on the
+    # air with headers and TCP/IP, as it goes by default (without `recv`) and with `recv = true`; then its deferral
+    # windows through each coding and level, and what each field of a location line costs in them.
+    spool=$state/state/spool.sqlite
+    if [ -f "$spool" ]; then
+        {
+            echo "The day's live spool, delivered by the batch sink (without recv, the default):"
+            SPOOL=$spool LEVELS=0 scripts/measure-air-bytes.sh 1 "http-gzip http-zstd http-zstd-19"
+            echo "The same with recv = true:"
+            SPOOL=$spool LEVELS=0 HTTP_SETTINGS="recv = true" scripts/measure-air-bytes.sh 1 "http-gzip http-zstd"
+            echo
+            echo "Its deferral windows coded, without recv:"
+            python3 scripts/measure-coding-levels.py "$spool" 3
+            echo "With recv:"
+            python3 scripts/measure-coding-levels.py --recv "$spool" 3
+            python3 scripts/measure-coding-levels.py --recv --fields "$spool"
+        } >"$work/bodies.txt"
+    fi
     : >"$work/air.txt"
     if [ "${WAYMARK_AIR:-1}" != 0 ]; then
         LEVELS=0 IDLE=120 scripts/measure-air-bytes.sh 1 "http-gzip http-zstd traccar owntracks" >"$work/air.txt"
@@ -89,3 +116,4 @@ for line in open(sys.argv[2]):
               f"**{driving + parked:,.2f}** | |")
         uplink = None
 PYTHON
+if [ -s "$work/bodies.txt" ]; then echo; cat "$work/bodies.txt"; fi

@@ -12,6 +12,9 @@ import WaymarkTestSupport
 /// log, GPX, trips) and the batch HTTP sink delivering to a loopback backend; the C libgps loop
 /// (`WAYMARK_PEER`, scripts/bench/minimal-client.c) reads the same gpsd side by side. Each phase is sampled for
 /// `WAYMARK_WINDOW` seconds (default 300): the parked one once the agent has paused (its `pause_after`, 5 min).
+/// The agent's state and log directories are in `WAYMARK_DAY_DIR` (the script keeps it on a disk, and its spool
+/// after the run); its runtime directory, the test's own files and the events it prints for the count are in the
+/// temporary directory, which the script puts on a tmpfs (`TMPDIR=/dev/shm`), as a board's `/run`: not counted.
 @Suite("A day of driving and parking (measurement)")
 struct DayMeasurement {
     static let environment = ProcessInfo.processInfo.environment
@@ -79,11 +82,14 @@ struct DayMeasurement {
         defer { gpsd.stop() }
         let backend = try UplinkTestServer()
         defer { backend.stop() }
-        let directory = try Fixtures.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let scratch = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let directory = Self.environment["WAYMARK_DAY_DIR"].map { URL(fileURLWithPath: $0) } ?? scratch
         let settings = "[sinks.http]\nenabled = true\nurl = \"\(backend.batchURL)\"\n"
-        let config = directory.appendingPathComponent("waymark.toml").path
-        try (Fixtures.isolatedSections(in: directory, besides: settings) + settings)
+        let config = scratch.appendingPathComponent("waymark.toml").path
+        // On a board the runtime directory is a tmpfs (/run/waymark), not the card.
+        let runtime = scratch.appendingPathComponent("run").path
+        try (Fixtures.isolatedSections(in: directory, runtimeDirectory: runtime, besides: settings) + settings)
             .write(toFile: config, atomically: true, encoding: .utf8)
         let agent = try WaymarkBinary.start(
             ["run", "--print", "--config", config, "--gpsd", "127.0.0.1:\(gpsd.port)"]
