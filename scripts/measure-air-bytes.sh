@@ -63,7 +63,7 @@ cleanup() {
     rm -rf "$work"
 }
 trap cleanup EXIT
-python3 scripts/bench/continue-log.py "$log" "$copies" > "$work/drive.log"
+[ -n "${SPOOL:-}" ] || python3 scripts/bench/continue-log.py "$log" "$copies" > "$work/drive.log"
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 closed=$(free_port)
 
@@ -107,12 +107,15 @@ $section
 TOML
     spool="$dir/state/spool.sqlite"
     if [ -n "${SPOOL:-}" ]; then
-        # A spool the agent filled live: copied, its sinks' cursors forgotten, so that the sink takes all of it;
-        # through the last closed deferral window.
+        # A spool the agent filled live: copied through its last closed deferral window (kind 14, its
+        # `deferred_finished`), with no window or trip left open and its sinks' cursors forgotten, so that the sink
+        # sends all of it and only it.
         mkdir -p "$dir/state"
         sqlite3 "$SPOOL" ".backup '$spool'"
-        sqlite3 "$spool" 'DELETE FROM cursor'
-        last=$(sqlite3 "$spool" 'SELECT MAX(seq) FROM event WHERE kind = 14')
+        last=$(sqlite3 "$spool" 'SELECT COALESCE(MAX(seq), 0) FROM event WHERE kind = 14')
+        [ "$last" -gt 0 ] || { echo "measure-air-bytes: $SPOOL holds no closed deferral window" >&2; exit 1; }
+        sqlite3 "$spool" "DELETE FROM event WHERE seq > $last; UPDATE state SET value = 0 WHERE key = 'window_start';
+            DELETE FROM open_trip; DELETE FROM cursor"
     else
         "$waymark" replay "$work/drive.log" --spool --config "$dir/waymark.toml" 2>"$dir/replay.err" ||
             { tail -3 "$dir/replay.err" >&2; exit 1; }

@@ -4,20 +4,22 @@
 # a fix a second, then its longest stop looped, through one real gpsd; the agent as on a board, the static release
 # build with its default configuration and the batch HTTP sink to a loopback backend; the C libgps loop beside it
 # on the same gpsd) and scales each phase's rates to its hours: CPU seconds, wake-ups (voluntary context
-# switches), bytes written to storage, location events, and bytes on the air per uplink from
-# scripts/measure-air-bytes.sh (per location event with TCP/IP, headers and answers, times the day's events; and
-# parked, what each uplink sends over 120 s idle: MQTT's keep-alive, scaled to 16 h).
-# Prints the table docs/performance.md shows, then what the batch sink sends of the day's live events: the agent's
-# spool delivered again (scripts/measure-air-bytes.sh with SPOOL=), with and without `recv`, and its deferral windows
-# through each coding with each field's cost (scripts/measure-coding-levels.py). The agent's state and log directories are on a disk (/var/tmp); the test's own files, the agent's runtime
-# directory and the events it prints for the count are on a tmpfs (/dev/shm), so that only what a board's card would
-# receive is counted as written.
+# switches), bytes written to storage, location events. The agent's state and log directories are on a disk
+# (/var/tmp); the test's own files, the agent's runtime directory and the events it prints for the count are on a
+# tmpfs (/dev/shm), so that only what a board's card would receive is counted as written.
+# Then the bytes on the air a location (scripts/measure-air-bytes.sh: TCP/IP, headers and answers, a connection a
+# request as live) times the day's location events, and parked what each uplink sends in 120 s idle scaled to 16 h:
+#   the batch sink   the day's own live spool delivered again (SPOOL=), gzip (the default) and zstd;
+#   traccar, owntracks  the replayed drive (their protocols fix what a location costs; neither sends `recv`).
+# Prints the table docs/performance.md shows, then the batch sink's figures on the live spool in full: zstd 19, with
+# `recv = true`, and its deferral windows through each coding with each field's cost
+# (scripts/measure-coding-levels.py).
 #
 #   scripts/measure-day.sh [WINDOW_SECONDS]      (default 300: each phase is sampled that long; about
 #                                                 2 x WINDOW + 6 min in all, the agent's 5 min pause_after;
-#                                                 and about 15 min for the bytes on the air)
+#                                                 and about 10 min for the bytes on the air)
 # Environment: WAYMARK_AIR=0 leaves out the bytes on the air; DAY=FILE AIR=FILE prints the table from a run's saved
-# outputs instead of measuring.
+# outputs instead of measuring (the test's "phase" lines; measure-air-bytes.sh's rows with their idle lines).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$PATH:/opt/swift/usr/bin"
@@ -43,14 +45,19 @@ else
     export WAYMARK_BINARY WAYMARK_MEASURE_DAY=1 WAYMARK_WINDOW=$window WAYMARK_PEER=$work/minimal-client
     WAYMARK_DAY_DIR=$state TMPDIR=/dev/shm swift test --skip-build --filter DayMeasurement 2>&1 |
         tee "$work/day.txt" | grep -E "^phase|^backend|✘" >&2
-    # What the batch sink sends of these live events: the day's spool delivered again by the batch sink, on the
-    # air with headers and TCP/IP, as it goes by default (without `recv`) and with `recv = true`; then its deferral
-    # windows through each coding and level, and what each field of a location line costs in them.
+    # The bytes on the air (WAYMARK_AIR=0: none). A failure there leaves the table without those rows, not without
+    # the rest. The batch sink's rows: the day's spool delivered again, as the sink goes by default (without
+    # `recv`), then idle for 120 s; beside them, zstd 19, `recv = true`, and the deferral windows through each coding
+    # and level with what each field of a location line costs in them.
     spool=$state/state/spool.sqlite
-    if [ -f "$spool" ]; then
+    : >"$work/air.txt"
+    if [ "${WAYMARK_AIR:-1}" != 0 ] && [ -f "$spool" ]; then
+        SPOOL=$spool LEVELS=0 IDLE=120 scripts/measure-air-bytes.sh 1 "http-gzip http-zstd" >"$work/air.txt" ||
+            echo "measure-day: the batch sink's bytes on the air were not measured" >&2
         {
             echo "The day's live spool, delivered by the batch sink (without recv, the default):"
-            SPOOL=$spool LEVELS=0 scripts/measure-air-bytes.sh 1 "http-gzip http-zstd http-zstd-19"
+            cat "$work/air.txt"
+            SPOOL=$spool LEVELS=0 scripts/measure-air-bytes.sh 1 "http-zstd-19" | tail -n +2
             echo "The same with recv = true:"
             SPOOL=$spool LEVELS=0 HTTP_SETTINGS="recv = true" scripts/measure-air-bytes.sh 1 "http-gzip http-zstd"
             echo
@@ -59,11 +66,13 @@ else
             echo "With recv:"
             python3 scripts/measure-coding-levels.py --recv "$spool" 3
             python3 scripts/measure-coding-levels.py --recv --fields "$spool"
-        } >"$work/bodies.txt"
+        } >"$work/bodies.txt" || echo "measure-day: the batch sink's other figures were not all measured" >&2
     fi
-    : >"$work/air.txt"
+    # Traccar's and OwnTracks' bytes a location are fixed by their protocols, not by the events' lines: the
+    # replayed drive's (the same events and windows, without `recv`, which neither sends).
     if [ "${WAYMARK_AIR:-1}" != 0 ]; then
-        LEVELS=0 IDLE=120 scripts/measure-air-bytes.sh 1 "http-gzip http-zstd traccar owntracks" >"$work/air.txt"
+        LEVELS=0 IDLE=120 scripts/measure-air-bytes.sh 1 "traccar owntracks" | tail -n +2 >>"$work/air.txt" ||
+            echo "measure-day: Traccar's and OwnTracks' bytes on the air were not measured" >&2
     fi
 fi
 grep -q "^phase parked" "$work/day.txt" || { echo "measure-day: the measurement did not finish" >&2; exit 1; }
@@ -99,21 +108,24 @@ print(row("wake-ups (voluntary context switches)", "wakeups"))
 print(row("MB written to storage", "written", scale=1e6, digits=1))
 print(row("location events", "locations"))
 events = {phase: day(phase, "locations") for phase in hours}
-# scripts/measure-air-bytes.sh: a row per uplink (uplink, locations, requests, app, ip and live bytes per
-# location, ...), then "  idle 120 s after the drain: P IP packets, B bytes".
-uplink = None
+# scripts/measure-air-bytes.sh's rows (uplink, locations, requests, app, ip and live bytes per location, ...), each
+# followed by "  idle 120 s after the drain: P IP packets, B bytes": what it sends parked, scaled to 16 h.
+uplinks = []
 for line in open(sys.argv[2]):
     fields = line.split()
-    if fields[:1] == ["uplink"] or not fields:
+    if not fields or fields[0] == "uplink":
         continue
-    if fields[0] != "idle" and len(fields) >= 6 and fields[1].isdigit():
-        uplink, per_event = fields[0], float(fields[5])
-    elif uplink and fields[0] == "idle":
-        seconds, idle_bytes = float(fields[1]), float(fields[-2])
-        driving = per_event * events["driving"] / 1e6
-        parked = (per_event * events["parked"] + idle_bytes / seconds * hours["parked"] * 3600) / 1e6
-        print(f"| MB on the air, {uplink} ({per_event:.1f} bytes a location) | {driving:,.2f} | {parked:,.2f} | "
-              f"**{driving + parked:,.2f}** | |")
-        uplink = None
+    if fields[0] == "idle" and uplinks:
+        uplinks[-1][2:] = [float(fields[1]), float(fields[-2])]
+    elif len(fields) >= 6 and fields[1].isdigit():
+        uplinks.append([fields[0], float(fields[5]), None, 0.0])
+for uplink, per_event, seconds, idle_bytes in uplinks:
+    if seconds is None:
+        print(f"measure-day: {uplink}: left out, its idle was not measured", file=sys.stderr)
+        continue
+    driving = per_event * events["driving"] / 1e6
+    parked = (per_event * events["parked"] + idle_bytes / seconds * hours["parked"] * 3600) / 1e6
+    print(f"| MB on the air, {uplink} ({per_event:.1f} bytes a location) | {driving:,.2f} | {parked:,.2f} | "
+          f"**{driving + parked:,.2f}** | |")
 PYTHON
 if [ -s "$work/bodies.txt" ]; then echo; cat "$work/bodies.txt"; fi

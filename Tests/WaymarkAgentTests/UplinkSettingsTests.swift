@@ -112,6 +112,21 @@ extension UplinkSettingsTests {
         #expect(error?.description.hasPrefix(message) == true, "\(error?.description ?? "")")
     }
 
+    /// Issue 44: the batch sink's lines go without `recv` unless `recv = true`; a value that is not a boolean is
+    /// refused on its line.
+    @Test(arguments: [("", false), ("recv = false", false), ("recv = true", true)])
+    func recvIsLeftOutUnlessAsked(line: String, sends: Bool) throws {
+        let configuration = try Configuration.parse("[sinks.http]\n\(line)\n", fileName: "w.toml")
+        #expect(configuration.httpSink.sendsReceiptTimes == sends)
+        let error = #expect(throws: ConfigurationError.self) {
+            try Configuration.parse("[sinks.http]\nrecv = \"yes\"\n", fileName: "w.toml")
+        }
+        #expect(
+            error?.description.hasPrefix(#"w.toml:2: [sinks.http] recv = "yes": "#) == true,
+            "\(error?.description ?? "")"
+        )
+    }
+
     @Test func aRefusedCodingsLevelIsNotJudgedAgainstTheDefaultCoding() {
         let error = #expect(throws: ConfigurationError.self) {
             try Configuration.parse(

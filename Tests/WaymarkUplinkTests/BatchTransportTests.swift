@@ -36,7 +36,7 @@ import WaymarkTestSupport
     }
 
     /// Events with a `recv`, as live; the error's message holds the member's own text, which the encoder escapes.
-    static func received(_ received: Timestamp?) -> [StoredEvent] {
+    static func events(received: Timestamp?) -> [StoredEvent] {
         let time = Timestamp(seconds: 1_900_000_000, nanoseconds: 250_000_000)
         let location = Location(time: time, latitude: 49.030186667, longitude: 12.080681667, speed: 22.173)
         let events: [Event] = [
@@ -62,19 +62,19 @@ import WaymarkTestSupport
     /// Issue 44: by default the lines go without `recv`, each exactly as the encoder writes the event without one;
     /// asked, as the spool holds them; a line without `recv` (a replay's) goes as it is either way.
     @Test(arguments: [false, true])
-    func aBodyLeavesOutRecvUnlessAsked(receiptTimes: Bool) {
-        let live = Self.received(Timestamp(seconds: 1_900_000_001, nanoseconds: 7_000_000))[...]
-        let replayed = Self.received(nil)[...]
+    func aBodyLeavesOutRecvUnlessAsked(sendsReceiptTimes: Bool) {
+        let live = Self.events(received: Timestamp(seconds: 1_900_000_001, nanoseconds: 7_000_000))[...]
+        let replayed = Self.events(received: nil)[...]
         let lines = { (events: ArraySlice<StoredEvent>) in
             events.map { String(decoding: $0.line, as: UTF8.self) + "\n" }
         }
         let text = { (body: [UInt8]) in String(decoding: body, as: UTF8.self) }
         #expect(lines(live).allSatisfy { $0.contains(#""recv":"2030-03-17T17:46:41.007Z""#) })
         #expect(
-            text(BatchTransport.body(live, receiptTimes: receiptTimes))
-                == (receiptTimes ? lines(live) : lines(replayed)).joined()
+            text(BatchTransport.body(live, sendsReceiptTimes: sendsReceiptTimes))
+                == (sendsReceiptTimes ? lines(live) : lines(replayed)).joined()
         )
-        #expect(text(BatchTransport.body(replayed, receiptTimes: receiptTimes)) == lines(replayed).joined())
+        #expect(text(BatchTransport.body(replayed, sendsReceiptTimes: sendsReceiptTimes)) == lines(replayed).joined())
     }
 
     @Test(
@@ -85,6 +85,8 @@ import WaymarkTestSupport
             (#"{"type":"error","message":"a\",\"recv\":\"b"}"#, nil),
             (#","recv":"#, nil),
             (#"{"a":1,"recv":"unclosed"#, nil),
+            (#"{"a":1,"recv":""#, nil),
+            (#"{"a":1,"recv":"","b":2}"#, 6..<16),
             ("", nil),
         ] as [(String, Range<Int>?)]
     )

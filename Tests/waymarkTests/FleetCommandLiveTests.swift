@@ -164,7 +164,7 @@ struct FleetCommandLiveTests {
         #expect(applied.answers["bus-020"]?["ok"] as? Bool == true)
         // What a reload does not change is named (review of issue 41: [beacons.advertise] was in neither list).
         let answer = applied.answers["bus-020"]?["message"] as? String ?? ""
-        #expect(answer.hasSuffix("[sinks.file] and [beacons.advertise] apply at the next start"), "\(answer)")
+        #expect(answer.hasSuffix("[sinks.owntracks]) and [beacons.advertise] apply at the next start"), "\(answer)")
         try FleetStatusTests.waitForFleet(broker, seconds: 10, "the new digest") {
             $0["bus-020"]?["config_digest"] as? String == newDigest
         }

@@ -79,8 +79,8 @@ public struct HTTPSinkSettings: Sendable, Equatable {
     public var compressionLevel: Int?
     /// The most one request's body carries before compression (`max_batch_bytes`); a larger window is split.
     public var maxBatchBytes = ByteCount(bytes: 1 << 20)
-    /// Whether the events carry their `recv` (`recv`): by default they go without it.
-    public var receiptTimes = false
+    /// Whether the lines keep their `recv` member (`recv`): by default they go without it.
+    public var sendsReceiptTimes = false
 
     public init() {}
 
@@ -114,7 +114,7 @@ public struct HTTPSinkSettings: Sendable, Equatable {
             .size(in: ByteCount(bytes: 1 << 10)...ByteCount(bytes: 64 << 20)),
             into: &maxBatchBytes
         )
-        section.read("recv", .boolean, into: &receiptTimes)
+        section.read("recv", .boolean, into: &sendsReceiptTimes)
     }
 }
 

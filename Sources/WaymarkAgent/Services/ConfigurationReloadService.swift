@@ -18,7 +18,8 @@ struct ConfigurationReloadService: Service {
     /// What a reload does not change, said in its log line and in a remote configuration's answer: these
     /// settings are read once, when the agent starts (the advertiser's thread and connection among them).
     static let appliedAtNextStart =
-        "the rest of [agent], [spool], [sinks.file] and [beacons.advertise] apply at the next start"
+        "the rest of [agent], [spool], the sinks ([sinks.file], [sinks.traccar], [sinks.http], [sinks.owntracks]) and "
+        + "[beacons.advertise] apply at the next start"
 
     init(
         source: ConfigurationSource,

@@ -167,7 +167,7 @@ extension Storage {
                 coding: settings.contentEncoding,
                 level: settings.compressionLevel,
                 maxBatchBytes: Int(settings.maxBatchBytes.bytes),
-                receiptTimes: settings.receiptTimes,
+                sendsReceiptTimes: settings.sendsReceiptTimes,
                 client: try HTTPClient(settings: settings.uplink.client)
             )
         default:

@@ -10,7 +10,8 @@ import WaymarkStore
 /// (after a lost answer or a power cut) by its key, or events by (`device`, `seq`). Any 2xx is delivered.
 ///
 /// The lines go without `recv` (the board's time of receipt, which the spool and the day log keep) unless
-/// `receiptTimes` asks for it: on a drive it is a sixth of a coded body, and none of the fleet protocols carries it.
+/// `sendsReceiptTimes` asks for it: on a live drive it is a sixth of a coded body, and the agent's Traccar and
+/// OwnTracks sinks send no receipt time either. `maxBatchBytes` counts the lines as the spool holds them.
 public final class BatchTransport: UplinkTransport {
     public let name = "http"
     private let url: String
@@ -18,18 +19,18 @@ public final class BatchTransport: UplinkTransport {
     private let coding: ContentCoding
     private let level: Int
     private let maxBatchBytes: Int
-    private let receiptTimes: Bool
+    private let sendsReceiptTimes: Bool
     private let client: HTTPClient
 
     /// `level` is one of the coding's ``ContentCoding/levels`` (the configuration checks it); nil takes its
-    /// ``ContentCoding/defaultLevel``. `receiptTimes`: whether the lines keep their `recv`.
+    /// ``ContentCoding/defaultLevel``. `sendsReceiptTimes`: whether the lines keep their `recv`.
     public init(
         url: String,
         deviceID: String,
         coding: ContentCoding,
         level: Int? = nil,
         maxBatchBytes: Int,
-        receiptTimes: Bool = false,
+        sendsReceiptTimes: Bool = false,
         client: HTTPClient
     ) {
         self.url = url
@@ -38,7 +39,7 @@ public final class BatchTransport: UplinkTransport {
         self.level = level ?? coding.defaultLevel
         precondition(coding.levels.contains(self.level), "\(coding.rawValue) takes levels \(coding.levels)")
         self.maxBatchBytes = maxBatchBytes
-        self.receiptTimes = receiptTimes
+        self.sendsReceiptTimes = sendsReceiptTimes
         self.client = client
     }
 
@@ -49,7 +50,7 @@ public final class BatchTransport: UplinkTransport {
         guard let first = batch.first, let last = batch.last else {
             preconditionFailure("BatchTransport.send: no events")
         }
-        var body = Self.body(batch, receiptTimes: receiptTimes)
+        var body = Self.body(batch, sendsReceiptTimes: sendsReceiptTimes)
         var headers = [
             "Content-Type: application/x-ndjson", "Waymark-Device: \(deviceID)", "Waymark-First-Seq: \(first.seq)",
             "Waymark-Last-Seq: \(last.seq)", "Idempotency-Key: \(deviceID):\(first.seq)-\(last.seq)",
@@ -71,11 +72,11 @@ public final class BatchTransport: UplinkTransport {
     public func cancel() { client.cancel() }
 
     /// The JSON Lines of `events`, each line as the spool holds it, or without its `recv` member.
-    static func body(_ events: ArraySlice<StoredEvent>, receiptTimes: Bool) -> [UInt8] {
+    static func body(_ events: ArraySlice<StoredEvent>, sendsReceiptTimes: Bool) -> [UInt8] {
         var body: [UInt8] = []
         body.reserveCapacity(events.reduce(0) { $0 + $1.line.count + 1 })
         for event in events {
-            if !receiptTimes, let member = receiptMember(in: event.line) {
+            if !sendsReceiptTimes, let member = receiptMember(in: event.line) {
                 body += event.line[..<member.lowerBound]
                 body += event.line[member.upperBound...]
             } else {
