@@ -91,20 +91,10 @@ public final class BatchTransport: UplinkTransport {
     /// top level, a timestamp string without escapes. A key in the line is the only place its bytes
     /// `,"recv":"` can occur (a quote within a string value is escaped), so the first is the member.
     static func receiptMember(in line: [UInt8]) -> Range<Int>? {
-        let key = Self.receiptKey
-        guard line.count > key.count else { return nil }
-        var start = 0
-        while start <= line.count - key.count {
-            guard let comma = line[start...].firstIndex(of: UInt8(ascii: ",")) else { return nil }
-            guard comma <= line.count - key.count else { return nil }
-            if line[comma..<comma + key.count].elementsEqual(key) {
-                let value = comma + key.count
-                guard let close = line[value...].firstIndex(of: UInt8(ascii: "\"")) else { return nil }
-                return comma..<close + 1
-            }
-            start = comma + 1
-        }
-        return nil
+        guard let key = line.firstRange(of: Self.receiptKey),
+            let close = line[key.upperBound...].firstIndex(of: UInt8(ascii: "\""))
+        else { return nil }
+        return key.lowerBound..<close + 1
     }
 
     private static let receiptKey = Array(#","recv":""#.utf8)
