@@ -24,13 +24,15 @@
 # link layer below IP, DNS. A drive at one fix a second would have more locations per window than Regensburg's
 # one every 2 s.
 #   scripts/measure-air-bytes.sh [COPIES] [UPLINKS]
-#   UPLINKS: any of http-gzip http-zstd http-identity http-zstd-LEVEL http-gzip-LEVEL traccar owntracks
-#            (default: http-gzip http-zstd traccar owntracks)
+#   UPLINKS: any of http http-gzip http-zstd http-identity http-zstd-LEVEL http-gzip-LEVEL traccar owntracks
+#            (default: http-gzip http-zstd traccar owntracks; http is the batch sink's defaults, content_encoding
+#            "auto": zstd to this server, which decodes it)
 #   SPOOL=FILE delivers that spool (one the agent filled live: scripts/measure-day.sh's) instead of a replay's, its
 #   locations counted through its last closed window; HTTP_SETTINGS='recv = true' adds lines to [sinks.http];
-#   DEFERRED='timeout = "10m"' adds lines to [deferred]; LOG=FILE another receiver log; IDLE=SECONDS keeps the
-#   agent and the capture on that long after the drain and says what went meanwhile (an idle connection's TCP
-#   keepalive probes, MQTT's PINGREQ), left out of the table's figures.
+#   DEFERRED='timeout = "10m"' adds lines to [deferred]; SERVER_CODINGS=identity,gzip has the batch endpoint decode
+#   only those (415 to another: what "auto" costs against a backend without zstd); LOG=FILE another receiver log;
+#   IDLE=SECONDS keeps the agent and the capture on that long after the drain and says what went meanwhile (an idle
+#   connection's TCP keepalive probes, MQTT's PINGREQ), left out of the table's figures.
 # Needs root or user namespaces (unshare -n), tcpdump, mosquitto, gpsd.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -76,6 +78,10 @@ for uplink in $uplinks; do
     coding=""
     level=""
     case $uplink in
+        http)
+            section=$(printf '[sinks.http]\nenabled = true\nurl = "http://127.0.0.1:%s/batch"\n%s' \
+                "$port" "${HTTP_SETTINGS:-}")
+            ;;
         http-*)
             coding=${uplink#http-}
             if [[ $coding == *-* ]]; then level=${coding#*-}; coding=${coding%%-*}; fi
@@ -129,7 +135,7 @@ TOML
         server=$!
     else
         python3 Tests/Fixtures/uplink/uplink-server.py --quiet --port "$port" --port-file "$dir/port" \
-            --log "$dir/received.jsonl" 2>"$dir/server.err" &
+            --log "$dir/received.jsonl" ${SERVER_CODINGS:+--codings "$SERVER_CODINGS"} 2>"$dir/server.err" &
         server=$!
     fi
     pids+=("$server")
@@ -155,7 +161,7 @@ TOML
     kill -INT "$agent"; wait "$agent" 2>/dev/null || true
     kill "$server"; wait "$server" 2>/dev/null || true
     as_link off
-    [[ $uplink == http-* && -z "${levels_spool:-}" ]] && levels_spool=$spool
+    [[ $uplink == http* && -z "${levels_spool:-}" ]] && levels_spool=$spool
     pids=()
     python3 - "$dir/capture.pcap" "$port" "$uplink" "$locations" "$utime" "$stime" "$(getconf CLK_TCK)" \
         "$drained" "${IDLE:-}" <<'PY'
@@ -198,7 +204,7 @@ while offset + 16 <= len(data):
 # A connection per request, as live: its handshake (measured) and its close (FIN, FIN, ACK: a pure ACK's size each).
 first = next(iter(connections.values()))["first"] if connections else [0, 0, 0]
 per_connection = sum(first) + 3 * pure_ack
-extra = max(requests - len(connections), 0) * per_connection if uplink.startswith("http-") else 0
+extra = max(requests - len(connections), 0) * per_connection if uplink.startswith("http") else 0
 live = ip + extra
 shown = str(requests) if requests else "-"
 print(f"{uplink:<16} {locations:9d} {shown:>8} {app / locations:9.1f} {ip / locations:9.1f} "

@@ -9,7 +9,8 @@
 # tmpfs (/dev/shm), so that only what a board's card would receive is counted as written.
 # Then the bytes on the air a location (scripts/measure-air-bytes.sh: TCP/IP, headers and answers, a connection a
 # request as live) times the day's location events, and parked what each uplink sends in 120 s idle scaled to 16 h:
-#   the batch sink   the day's own live spool delivered again (SPOOL=), gzip (the default) and zstd;
+#   the batch sink   the day's own live spool delivered again (SPOOL=), as by default (content_encoding "auto":
+#                    zstd, which the backend decodes) and with content_encoding = "gzip";
 #   traccar, owntracks  the replayed drive (their protocols fix what a location costs; neither sends `recv`).
 # Prints the table docs/performance.md shows, then the batch sink's figures on the live spool in full: zstd 19, with
 # `recv = true`, and its deferral windows through each coding with each field's cost
@@ -52,7 +53,7 @@ else
     spool=$state/state/spool.sqlite
     : >"$work/air.txt"
     if [ "${WAYMARK_AIR:-1}" != 0 ] && [ -f "$spool" ]; then
-        SPOOL=$spool LEVELS=0 IDLE=120 scripts/measure-air-bytes.sh 1 "http-gzip http-zstd" >"$work/air.txt" ||
+        SPOOL=$spool LEVELS=0 IDLE=120 scripts/measure-air-bytes.sh 1 "http http-gzip" >"$work/air.txt" ||
             echo "measure-day: the batch sink's bytes on the air were not measured" >&2
         {
             echo "The day's live spool, delivered by the batch sink (without recv, the default):"

@@ -104,7 +104,15 @@ extension Agent {
         }
         let started = SystemClocks.monotonic()
         let attempt = transport.send([event][...], wallClock: SystemClocks.wall())
-        return result(name, "\(name): \(event.kind) seq \(event.seq) to \(url)", attempt, started, configuration)
+        // The batch sink says which coding the server took.
+        let coding = (transport as? BatchTransport).map { " in \($0.coding.rawValue)" } ?? ""
+        return result(
+            name,
+            "\(name): \(event.kind) seq \(event.seq)\(coding) to \(url)",
+            attempt,
+            started,
+            configuration
+        )
     }
 
     /// What `attempt`, begun at `started`, came to, for the installer.
@@ -118,7 +126,12 @@ extension Agent {
         let milliseconds = Int(((SystemClocks.monotonic() - started).secondsValue * 1000).rounded())
         switch attempt.answer {
         case .confirmed:
-            return SinkTestResult(name: name, confirmed: true, text: "\(sent): confirmed in \(milliseconds) ms")
+            let notice = attempt.notice.map { "; \($0)" } ?? ""
+            return SinkTestResult(
+                name: name,
+                confirmed: true,
+                text: "\(sent): confirmed in \(milliseconds) ms\(notice)"
+            )
         case .temporary(let reason, let retryAfter):
             let wait = retryAfter.map { ", retry after \(Int($0.secondsValue)) s" } ?? ""
             return SinkTestResult(

@@ -1,4 +1,5 @@
 import Testing
+import WaymarkUplink
 
 @testable import WaymarkAgent
 
@@ -54,10 +55,13 @@ import Testing
 }
 
 extension UplinkSettingsTests {
-    /// Issue 44: `content_encoding` and `compression_level` of `[sinks.http]`, and the older `gzip`.
+    /// Issue 44: `content_encoding` (by default `auto`: zstd, or gzip to a server that refuses zstd) and
+    /// `compression_level` of `[sinks.http]`, and the older `gzip`.
     @Test(
         arguments: [
-            ("", "gzip", nil),
+            ("", "auto", nil),
+            ("content_encoding = \"auto\"", "auto", nil),
+            ("gzip = true", "gzip", nil),
             ("gzip = false", "identity", nil),
             ("content_encoding = \"zstd\"", "zstd", nil),
             ("content_encoding = \"zstd\"\ncompression_level = 19", "zstd", 19),
@@ -73,16 +77,27 @@ extension UplinkSettingsTests {
         )
         #expect(configuration.httpSink.contentEncoding.rawValue == coding)
         #expect(configuration.httpSink.compressionLevel == level)
+        let codings: [ContentCoding] =
+            coding == "auto" ? [.zstd, .gzip] : [try #require(ContentCoding(rawValue: coding))]
+        #expect(configuration.httpSink.contentEncoding.codings == codings)
     }
 
     @Test(arguments: [
         (
             "content_encoding = \"br\"",
-            #"w.toml:2: [sinks.http] content_encoding = "br": must be "identity" or "gzip" or "zstd""#
+            #"w.toml:2: [sinks.http] content_encoding = "br": must be "auto" or "identity" or "gzip" or "zstd""#
         ),
         (
             "compression_level = 12",
-            #"w.toml:2: [sinks.http] compression_level = 12: content_encoding "gzip" takes 1 to 9"#
+            #"w.toml:2: [sinks.http] compression_level = 12: content_encoding "auto" sends zstd at 15 or gzip at 6: name the coding to choose its level"#
+        ),
+        (
+            "gzip = true\ncompression_level = 12",
+            #"w.toml:3: [sinks.http] compression_level = 12: content_encoding "gzip" takes 1 to 9"#
+        ),
+        (
+            "gzip = true\ncontent_encoding = \"auto\"",
+            #"w.toml:3: [sinks.http] content_encoding = "auto": "auto" disagrees with gzip = true"#
         ),
         (
             "content_encoding = \"identity\"\ncompression_level = 3",

@@ -20,7 +20,9 @@ public final class UplinkTestServer: @unchecked Sendable {
     ///   - devices: the device ids the OsmAnd endpoint knows; any other id gets `400 Unknown device`. Nil: every
     ///     id is known.
     ///   - port: the port to listen on; nil for one the kernel chooses.
-    public init(devices: [String]? = nil, port: Int? = nil) throws {
+    ///   - codings: the content codings the batch endpoint decodes (nil: identity, gzip and zstd); a batch in
+    ///     another is answered `codingStatus`: 415 with `Accept-Encoding`, or 400 as a server reading it undecoded.
+    public init(devices: [String]? = nil, port: Int? = nil, codings: [String]? = nil, codingStatus: Int = 415) throws {
         directory = try Fixtures.temporaryDirectory()
         log = directory.appendingPathComponent("received.jsonl")
         let portFile = directory.appendingPathComponent("port")
@@ -29,6 +31,9 @@ public final class UplinkTestServer: @unchecked Sendable {
         var arguments = ["python3", script.path, "--port-file", portFile.path, "--log", log.path]
         if let devices { arguments += ["--devices", devices.joined(separator: ",")] }
         if let port { arguments += ["--port", "\(port)"] }
+        if let codings {
+            arguments += ["--codings", codings.joined(separator: ","), "--coding-status", "\(codingStatus)"]
+        }
         guard FileManager.default.createFile(atPath: stderrFile.path, contents: nil) else {
             throw TestServerError("cannot create \(stderrFile.path)")
         }

@@ -123,6 +123,24 @@ import WaymarkTestSupport
         #expect(decoded.status == 0 && decoded.stdout == text, "\(decoded.stderr)")
     }
 
+    /// Issue 44: the answers after which `auto` tries the batch's next coding: a 415, and any refusal of the
+    /// events (a server that reads a body undecoded finds no JSON in it); not a confirmation, a temporary failure,
+    /// or a refusal of the sink's address or account.
+    @Test(
+        arguments: [
+            (DeliveryPolicy.Answer.misconfigured(status: 415, answer: "unsupported"), "HTTP 415"),
+            (.refused(status: 400, answer: "bad JSON"), "HTTP 400"),
+            (.refused(status: 422, answer: "no"), "HTTP 422"),
+            (.misconfigured(status: 401, answer: ""), nil),
+            (.misconfigured(status: 404, answer: ""), nil),
+            (.temporary(reason: "HTTP 503", retryAfter: nil), nil),
+            (.confirmed, nil),
+        ] as [(DeliveryPolicy.Answer, String?)]
+    )
+    func theAnswersThatMayRefuseACoding(answer: DeliveryPolicy.Answer, refusal: String?) {
+        #expect(BatchTransport.refusalOfCoding(answer) == refusal)
+    }
+
     @Test func identityIsTheBodyAsItIs() throws {
         let coded = try ContentCoding.identity.encode(Array("{}\n".utf8), level: 0)
         #expect(coded.body == Array("{}\n".utf8) && coded.header == nil)

@@ -73,9 +73,9 @@ public struct TraccarSinkSettings: Sendable, Equatable {
 /// "Uplinks").
 public struct HTTPSinkSettings: Sendable, Equatable {
     public var uplink = UplinkSettings()
-    /// How bodies are coded (`content_encoding`; the older `gzip = false` is `identity`).
-    public var contentEncoding = ContentCoding.gzip
-    /// The coding's level (`compression_level`); nil is the coding's ``ContentCoding/defaultLevel``.
+    /// How bodies are coded (`content_encoding`; the older `gzip = true` is `gzip`, `gzip = false` `identity`).
+    public var contentEncoding = ContentEncodingSetting.auto
+    /// The coding's level (`compression_level`, for one coding); nil is the coding's ``ContentCoding/defaultLevel``.
     public var compressionLevel: Int?
     /// The most one request's body carries before compression (`max_batch_bytes`); a larger window is split.
     public var maxBatchBytes = ByteCount(bytes: 1 << 20)
@@ -88,8 +88,8 @@ public struct HTTPSinkSettings: Sendable, Equatable {
         uplink.read(from: &section, defaultPort: nil)
         var gzip = true
         section.read("gzip", .boolean, into: &gzip)
-        let named = gzip ? ContentCoding.gzip : .identity
-        contentEncoding = named
+        let named = gzip ? ContentEncodingSetting.gzip : .identity
+        if section.accepted("gzip") { contentEncoding = named }
         section.read("content_encoding", .oneOf, into: &contentEncoding)
         section.require(
             "content_encoding",
@@ -98,16 +98,29 @@ public struct HTTPSinkSettings: Sendable, Equatable {
         )
         section.read("compression_level", .integer(in: 1...19), into: &compressionLevel)
         if let level = compressionLevel, !section.has("content_encoding") || section.accepted("content_encoding") {
-            let levels = contentEncoding.levels
             let named = "content_encoding \"\(contentEncoding.rawValue)\""
-            section.require(
-                "compression_level",
-                levels.contains(level),
-                else: contentEncoding != .identity
-                    ? "\(named) takes \(levels.lowerBound) to \(levels.upperBound)"
-                    : section.accepted("content_encoding")
+            switch contentEncoding {
+            case .auto:
+                section.require(
+                    "compression_level",
+                    false,
+                    else: "\(named) sends zstd at 15 or gzip at 6: name the coding to choose its level"
+                )
+            case .identity:
+                section.require(
+                    "compression_level",
+                    false,
+                    else: section.accepted("content_encoding")
                         ? "\(named) has no level" : "gzip = false sends bodies as they are: no level"
-            )
+                )
+            case .gzip, .zstd:
+                let levels = contentEncoding.codings[0].levels
+                section.require(
+                    "compression_level",
+                    levels.contains(level),
+                    else: "\(named) takes \(levels.lowerBound) to \(levels.upperBound)"
+                )
+            }
         }
         section.read(
             "max_batch_bytes",

@@ -164,7 +164,7 @@ extension Storage {
             return BatchTransport(
                 url: settings.uplink.url,
                 deviceID: device,
-                coding: settings.contentEncoding,
+                codings: settings.contentEncoding.codings,
                 level: settings.compressionLevel,
                 maxBatchBytes: Int(settings.maxBatchBytes.bytes),
                 sendsReceiptTimes: settings.sendsReceiptTimes,

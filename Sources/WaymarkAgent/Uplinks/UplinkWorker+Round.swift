@@ -37,6 +37,7 @@ extension UplinkWorker {
             // The wait may have sent the first of them ahead: they are skipped above.
             if offered.isEmpty { continue }
             let attempt = transport.send(offered, wallClock: wallClock())
+            if let notice = attempt.notice { logger.warning("\(notice)") }
             pace?.spend(attempt.messages ?? attempt.sent, now: clock())
             // A request the stop cancelled says nothing of the server.
             if attempt.answer != .confirmed && condition.locked({ stopping }) { return }

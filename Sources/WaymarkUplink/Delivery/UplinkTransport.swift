@@ -67,12 +67,16 @@ public struct UplinkAttempt: Hashable, Sendable {
     /// The messages that went for those events, when a transport counts them apart (OwnTracks publishes nothing
     /// for a heading): what its ``UplinkTransport/pace`` counts; nil, one per event.
     public var messages: Int?
+    /// What the transport learned of its server that the operator should read, once (the batch sink's server
+    /// takes another coding than the first).
+    public var notice: String?
 
-    public init(sent: Int, answer: DeliveryPolicy.Answer, wireBytes: Int, messages: Int? = nil) {
+    public init(sent: Int, answer: DeliveryPolicy.Answer, wireBytes: Int, messages: Int? = nil, notice: String? = nil) {
         self.sent = sent
         self.answer = answer
         self.wireBytes = wireBytes
         self.messages = messages
+        self.notice = notice
     }
 }
 

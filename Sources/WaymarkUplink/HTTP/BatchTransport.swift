@@ -1,13 +1,20 @@
 import WaymarkCore
 import WaymarkStore
 
-/// Batches of events POSTed as JSON Lines (`application/x-ndjson`, coded as asked: gzip, zstd or not at all) to the
+/// Batches of events POSTed as JSON Lines (`application/x-ndjson`, coded as asked: zstd, gzip or not at all) to the
 /// fleet's own endpoint: one request per closed deferral window (its events through its `deferred_finished`), split
 /// at `maxBatchBytes`.
 ///
 /// Each request names the board and its first and last `seq` in headers (`Waymark-Device`, `Waymark-First-Seq`,
 /// `Waymark-Last-Seq`), and `Idempotency-Key: DEVICE:FIRST-LAST`, so that a receiver removes a batch sent twice
 /// (after a lost answer or a power cut) by its key, or events by (`device`, `seq`). Any 2xx is delivered.
+///
+/// Given several codings (`content_encoding = "auto"`: zstd, then gzip), it sends in the first. A server that
+/// refuses a body in it (415, as RFC 7694 has a server answer a coding it does not decode, or any other refusal:
+/// a server that reads the body undecoded finds no JSON), or a coding whose library cannot be loaded, sends the
+/// same batch again at once in the next; when the server takes that, the sink sends in that coding from then on,
+/// and says so once (``UplinkAttempt/notice``). Nothing is quarantined for a coding; a refusal in every coding is
+/// the events' or the settings', as with one coding, and the next batch starts from the first again.
 ///
 /// The lines go without `recv` (the board's time of receipt, which the spool and the day log keep) unless
 /// `sendsReceiptTimes` asks for it: on a live drive it is a sixth of a coded body, and the agent's Traccar and
@@ -16,57 +23,117 @@ public final class BatchTransport: UplinkTransport {
     public let name = "http"
     private let url: String
     private let deviceID: String
-    private let coding: ContentCoding
-    private let level: Int
+    /// The codings the sink may send in, each with its level, and the one it sends in now.
+    private let codings: [(coding: ContentCoding, level: Int)]
+    private var current = 0
     private let maxBatchBytes: Int
     private let sendsReceiptTimes: Bool
     private let client: HTTPClient
 
-    /// `level` is one of the coding's ``ContentCoding/levels`` (the configuration checks it); nil takes its
-    /// ``ContentCoding/defaultLevel``. `sendsReceiptTimes`: whether the lines keep their `recv`.
+    /// `codings`: at least one, the first tried first. `level` is one of each coding's ``ContentCoding/levels``
+    /// (the configuration gives one only with one coding); nil takes each one's ``ContentCoding/defaultLevel``.
+    /// `sendsReceiptTimes`: whether the lines keep their `recv`.
     public init(
         url: String,
         deviceID: String,
-        coding: ContentCoding,
+        codings: [ContentCoding],
         level: Int? = nil,
         maxBatchBytes: Int,
         sendsReceiptTimes: Bool = false,
         client: HTTPClient
     ) {
+        precondition(!codings.isEmpty, "BatchTransport: no coding")
         self.url = url
         self.deviceID = deviceID
-        self.coding = coding
-        self.level = level ?? coding.defaultLevel
-        precondition(coding.levels.contains(self.level), "\(coding.rawValue) takes levels \(coding.levels)")
+        self.codings = codings.map { coding in
+            let level = level ?? coding.defaultLevel
+            precondition(coding.levels.contains(level), "\(coding.rawValue) takes levels \(coding.levels)")
+            return (coding, level)
+        }
         self.maxBatchBytes = maxBatchBytes
         self.sendsReceiptTimes = sendsReceiptTimes
         self.client = client
     }
 
+    /// The coding the next request goes in.
+    public var coding: ContentCoding { codings[current].coding }
+
     public func skippable(_ events: ArraySlice<StoredEvent>) -> Int { 0 }
 
     public func send(_ events: ArraySlice<StoredEvent>, wallClock: Timestamp) -> UplinkAttempt {
         let batch = Self.batch(events, maxBytes: maxBatchBytes)
+        let body = Self.body(batch, sendsReceiptTimes: sendsReceiptTimes)
+        let starting = current
+        var (attempt, codingFailure) = post(batch, body, in: codings[current], wallClock: wallClock)
+        var refusals: [String] = []
+        while current + 1 < codings.count, let refusal = codingFailure ?? Self.refusalOfCoding(attempt.answer) {
+            refusals.append("\(coding.rawValue) (\(refusal))")
+            current += 1
+            let again = post(batch, body, in: codings[current], wallClock: wallClock)
+            codingFailure = again.codingFailure
+            attempt = UplinkAttempt(
+                sent: again.attempt.sent,
+                answer: again.attempt.answer,
+                wireBytes: attempt.wireBytes + again.attempt.wireBytes
+            )
+            if attempt.answer == .confirmed {
+                attempt.notice =
+                    "the \(name) sink's batch in \(refusals.joined(separator: ", then ")) did not go through, the "
+                    + "server took it in \(coding.rawValue): the sink sends \(coding.rawValue) until the agent starts "
+                    + "again (content_encoding = \"\(coding.rawValue)\" sends it from the start)"
+                return attempt
+            }
+        }
+        // Taken in no later coding either: the refusal was not of the coding.
+        current = starting
+        return attempt
+    }
+
+    /// One request of `batch`, its lines `body`, coded as `coding` says; or why the body could not be coded (its
+    /// library), and the attempt that failed for it.
+    private func post(
+        _ batch: ArraySlice<StoredEvent>,
+        _ body: [UInt8],
+        in coding: (coding: ContentCoding, level: Int),
+        wallClock: Timestamp
+    ) -> (attempt: UplinkAttempt, codingFailure: String?) {
         guard let first = batch.first, let last = batch.last else {
             preconditionFailure("BatchTransport.send: no events")
         }
-        var body = Self.body(batch, sendsReceiptTimes: sendsReceiptTimes)
         var headers = [
             "Content-Type: application/x-ndjson", "Waymark-Device: \(deviceID)", "Waymark-First-Seq: \(first.seq)",
             "Waymark-Last-Seq: \(last.seq)", "Idempotency-Key: \(deviceID):\(first.seq)-\(last.seq)",
         ]
+        let coded: (body: [UInt8], header: String?)
         do {
-            let coded = try coding.encode(body, level: level)
-            body = coded.body
-            if let header = coded.header { headers.append(header) }
+            coded = try coding.coding.encode(body, level: coding.level)
         } catch {
-            return UplinkAttempt(
+            let failed = UplinkAttempt(
                 sent: batch.count,
                 answer: .temporary(reason: "\(error)", retryAfter: nil),
                 wireBytes: 0
             )
+            return (failed, "\(error)")
         }
-        return client.attempt(url: url, headers: headers, body: body, sent: batch.count, wallClock: wallClock)
+        if let header = coded.header { headers.append(header) }
+        let attempt = client.attempt(
+            url: url,
+            headers: headers,
+            body: coded.body,
+            sent: batch.count,
+            wallClock: wallClock
+        )
+        return (attempt, nil)
+    }
+
+    /// What an answer says when it may be a refusal of the body's coding: a 415 (RFC 7694), or a refusal of the
+    /// events (a server that does not decode the coding reads no events in the body); nil for any other answer.
+    static func refusalOfCoding(_ answer: DeliveryPolicy.Answer) -> String? {
+        switch answer {
+        case .refused(let status, _): "HTTP \(status)"
+        case .misconfigured(415, _): "HTTP 415"
+        case .confirmed, .temporary, .misconfigured: nil
+        }
     }
 
     public func cancel() { client.cancel() }

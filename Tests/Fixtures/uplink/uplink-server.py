@@ -4,7 +4,9 @@
 - ``GET /`` or ``POST /``: Traccar's OsmAnd protocol, decoded as Traccar's
   ``src/main/java/org/traccar/protocol/OsmAndProtocolDecoder.java`` (``decodeQuery``) does.
 - ``POST /batch``: JSON Lines batches, as they are or coded ``Content-Encoding: gzip`` (Python's gzip) or ``zstd``
-  (the ``zstd`` command of Debian's zstd package: a backend's own tool, not Waymark's code).
+  (the ``zstd`` command of Debian's zstd package: a backend's own tool, not Waymark's code). ``--codings`` narrows
+  what it decodes: a body in another coding is answered ``--coding-status``, 415 with ``Accept-Encoding`` (RFC 7694)
+  as a backend that checks the coding, or 400 as one that reads the body undecoded and finds no JSON.
 - ``POST /_control`` scripts faults; ``GET /_control`` reports counters.
 
 Each accepted item is appended to ``--log`` as one JSON line, before the answer is sent, so that a client that
@@ -639,6 +641,14 @@ class Handler(http.server.BaseHTTPRequestHandler):
             raise BadRequest("not found", 404)
 
     def batch(self, body, encoding):
+        codings, status = self.server.codings, self.server.coding_status
+        if encoding in ("gzip", "zstd", "identity") and encoding not in codings:
+            self.server.state.append([{"kind": "coding_refused", "encoding": encoding, "status": status,
+                                       "at": time.monotonic(), "connection": self.connection_id}])
+            headers = [("Accept-Encoding", ", ".join(codings))] if status == 415 else []
+            self.note(status, f"batch in {encoding}, which this server does not decode")
+            self.answer(status, f"unsupported Content-Encoding {encoding!r}", headers=headers)
+            return
         if encoding not in ("gzip", "zstd", "identity"):
             raise BadRequest(f"unsupported Content-Encoding {encoding!r}", 415)
         media = (self.headers.get("Content-Type") or "").split(";")[0].strip().lower()
@@ -701,6 +711,10 @@ def main():
     parser.add_argument("--devices", help="comma-separated known device ids for the OsmAnd endpoint")
     parser.add_argument("--port", type=int, default=0, help="the port to listen on (0: one the kernel chooses)")
     parser.add_argument("--quiet", action="store_true", help="no line per request on stderr (measurements)")
+    parser.add_argument("--codings", default="identity,gzip,zstd",
+                        help="the content codings the batch endpoint decodes, comma-separated")
+    parser.add_argument("--coding-status", type=int, default=415, choices=(400, 415),
+                        help="the answer to a batch in another coding: 415 with Accept-Encoding, or 400")
     parser.add_argument("--tls-cert", help=argparse.SUPPRESS)
     parser.add_argument("--tls-key", help=argparse.SUPPRESS)
     arguments = parser.parse_args()
@@ -711,6 +725,8 @@ def main():
     server = Server(("127.0.0.1", arguments.port), Handler)
     server.state = State(arguments.log, devices)
     server.quiet = arguments.quiet
+    server.codings = [c.strip() for c in arguments.codings.split(",") if c.strip()]
+    server.coding_status = arguments.coding_status
     stopping = threading.Event()
     for signum in (signal.SIGTERM, signal.SIGINT):
         signal.signal(signum, lambda *_: stopping.set())
