@@ -5,7 +5,7 @@
 # Idempotent; uses sudo when not root. Swift itself is expected on PATH (or in /opt/swift/usr/bin).
 set -euo pipefail
 # libcurl4-openssl-dev, zlib1g-dev, libzstd-dev and libmosquitto-dev: the headers the uplinks build on (the libraries
-# themselves are loaded only when a network sink is enabled; libzstd only for [sinks.http] content_encoding = "zstd"); libsystemd-dev: sd-bus's header, for the beacon source (libsystemd
+# themselves are loaded only when a network sink is enabled; libzstd for [sinks.http] content_encoding "auto", the default, and "zstd"); libsystemd-dev: sd-bus's header, for the beacon source (libsystemd
 # is loaded only with [beacons] enabled).
 packages=(libgps-dev gpsd gpsd-clients python3-gps socat time libsqlite3-dev sqlite3 libcurl4-openssl-dev zlib1g-dev
     libzstd-dev libmosquitto-dev libsystemd-dev libxml2-utils binutils)

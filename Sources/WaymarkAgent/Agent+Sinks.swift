@@ -104,8 +104,8 @@ extension Agent {
         }
         let started = SystemClocks.monotonic()
         let attempt = transport.send([event][...], wallClock: SystemClocks.wall())
-        // The batch sink says which coding the server took.
-        let coding = (transport as? BatchTransport).map { " in \($0.coding.rawValue)" } ?? ""
+        // The batch sink says the coding of the request whose answer this is.
+        let coding = (transport as? BatchTransport).map { " in \($0.answeredIn.rawValue)" } ?? ""
         return result(
             name,
             "\(name): \(event.kind) seq \(event.seq)\(coding) to \(url)",

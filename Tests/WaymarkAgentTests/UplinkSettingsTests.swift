@@ -62,6 +62,8 @@ extension UplinkSettingsTests {
             ("", "auto", nil),
             ("content_encoding = \"auto\"", "auto", nil),
             ("gzip = true", "gzip", nil),
+            // A level with no coding is gzip's, as before "auto" was the default.
+            ("compression_level = 9", "gzip", 9),
             ("gzip = false", "identity", nil),
             ("content_encoding = \"zstd\"", "zstd", nil),
             ("content_encoding = \"zstd\"\ncompression_level = 19", "zstd", 19),
@@ -89,7 +91,11 @@ extension UplinkSettingsTests {
         ),
         (
             "compression_level = 12",
-            #"w.toml:2: [sinks.http] compression_level = 12: content_encoding "auto" sends zstd at 15 or gzip at 6: name the coding to choose its level"#
+            #"w.toml:2: [sinks.http] compression_level = 12: content_encoding "gzip" takes 1 to 9"#
+        ),
+        (
+            "content_encoding = \"auto\"\ncompression_level = 12",
+            #"w.toml:3: [sinks.http] compression_level = 12: content_encoding "auto" sends zstd at 15 or gzip at 6: name the coding to choose its level"#
         ),
         (
             "gzip = true\ncompression_level = 12",

@@ -124,13 +124,15 @@ import WaymarkTestSupport
     }
 
     /// Issue 44: the answers after which `auto` tries the batch's next coding: a 415, and any refusal of the
-    /// events (a server that reads a body undecoded finds no JSON in it); not a confirmation, a temporary failure,
-    /// or a refusal of the sink's address or account.
+    /// events but a 409 (a server that reads a body undecoded finds no JSON in it); not a confirmation, a temporary
+    /// failure, or a refusal of the sink's address or account.
     @Test(
         arguments: [
             (DeliveryPolicy.Answer.misconfigured(status: 415, answer: "unsupported"), "HTTP 415"),
             (.refused(status: 400, answer: "bad JSON"), "HTTP 400"),
             (.refused(status: 422, answer: "no"), "HTTP 422"),
+            // The same Idempotency-Key still in progress: nothing of the coding.
+            (.refused(status: 409, answer: "in progress"), nil),
             (.misconfigured(status: 401, answer: ""), nil),
             (.misconfigured(status: 404, answer: ""), nil),
             (.temporary(reason: "HTTP 503", retryAfter: nil), nil),

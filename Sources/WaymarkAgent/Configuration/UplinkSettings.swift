@@ -97,6 +97,8 @@ public struct HTTPSinkSettings: Sendable, Equatable {
             else: "\"\(contentEncoding.rawValue)\" disagrees with gzip = \(gzip): set content_encoding only"
         )
         section.read("compression_level", .integer(in: 1...19), into: &compressionLevel)
+        // A level with no coding named is gzip's, as it was before "auto": a file written then loads as it did.
+        if compressionLevel != nil, !section.has("content_encoding"), !section.has("gzip") { contentEncoding = .gzip }
         if let level = compressionLevel, !section.has("content_encoding") || section.accepted("content_encoding") {
             let named = "content_encoding \"\(contentEncoding.rawValue)\""
             switch contentEncoding {

@@ -43,6 +43,7 @@ public final class BatchTransport: UplinkTransport {
         client: HTTPClient
     ) {
         precondition(!codings.isEmpty, "BatchTransport: no coding")
+        answeredIn = codings[0]
         self.url = url
         self.deviceID = deviceID
         self.codings = codings.map { coding in
@@ -57,6 +58,8 @@ public final class BatchTransport: UplinkTransport {
 
     /// The coding the next request goes in.
     public var coding: ContentCoding { codings[current].coding }
+    /// The coding of the request whose answer the last ``send(_:wallClock:)`` gave.
+    public private(set) var answeredIn: ContentCoding
 
     public func skippable(_ events: ArraySlice<StoredEvent>) -> Int { 0 }
 
@@ -64,37 +67,47 @@ public final class BatchTransport: UplinkTransport {
         let batch = Self.batch(events, maxBytes: maxBatchBytes)
         let body = Self.body(batch, sendsReceiptTimes: sendsReceiptTimes)
         let starting = current
-        var (attempt, codingFailure) = post(batch, body, in: codings[current], wallClock: wallClock)
+        var latest = post(batch, body, in: codings[current], wallClock: wallClock)
+        var verdict = latest.attempt
+        var wireBytes = latest.attempt.wireBytes
+        answeredIn = coding
         var refusals: [String] = []
-        while current + 1 < codings.count, let refusal = codingFailure ?? Self.refusalOfCoding(attempt.answer) {
+        while current + 1 < codings.count,
+            let refusal = latest.codingFailure ?? Self.refusalOfCoding(latest.attempt.answer)
+        {
             refusals.append("\(coding.rawValue) (\(refusal))")
             current += 1
-            let again = post(batch, body, in: codings[current], wallClock: wallClock)
-            codingFailure = again.codingFailure
-            attempt = UplinkAttempt(
-                sent: again.attempt.sent,
-                answer: again.attempt.answer,
-                wireBytes: attempt.wireBytes + again.attempt.wireBytes
-            )
-            if attempt.answer == .confirmed {
-                attempt.notice =
-                    "the \(name) sink's batch in \(refusals.joined(separator: ", then ")) did not go through, the "
-                    + "server took it in \(coding.rawValue): the sink sends \(coding.rawValue) until the agent starts "
-                    + "again (content_encoding = \"\(coding.rawValue)\" sends it from the start)"
-                return attempt
+            latest = post(batch, body, in: codings[current], wallClock: wallClock)
+            wireBytes += latest.attempt.wireBytes
+            if latest.attempt.answer == .confirmed {
+                answeredIn = coding
+                verdict = latest.attempt
+                verdict.wireBytes = wireBytes
+                verdict.notice =
+                    "the \(name) sink's batch did not go in \(refusals.joined(separator: ", then ")) and went in "
+                    + "\(coding.rawValue): the sink sends \(coding.rawValue) until the agent starts again "
+                    + "(content_encoding = \"\(coding.rawValue)\" sends it from the start)"
+                return verdict
+            }
+            // A later coding's 415, or a body it could not code, says nothing of the events: the earlier answer
+            // stands (a backend that decodes zstd and not gzip still has a refused event quarantined).
+            if latest.codingFailure == nil, !Self.refusesTheCodingAlone(latest.attempt.answer) {
+                verdict = latest.attempt
+                answeredIn = coding
             }
         }
         // Taken in no later coding either: the refusal was not of the coding.
         current = starting
-        return attempt
+        verdict.wireBytes = wireBytes
+        return verdict
     }
 
-    /// One request of `batch`, its lines `body`, coded as `coding` says; or why the body could not be coded (its
+    /// One request of `batch`, its lines `body`, coded as `choice` says; or why the body could not be coded (its
     /// library), and the attempt that failed for it.
     private func post(
         _ batch: ArraySlice<StoredEvent>,
         _ body: [UInt8],
-        in coding: (coding: ContentCoding, level: Int),
+        in choice: (coding: ContentCoding, level: Int),
         wallClock: Timestamp
     ) -> (attempt: UplinkAttempt, codingFailure: String?) {
         guard let first = batch.first, let last = batch.last else {
@@ -106,7 +119,7 @@ public final class BatchTransport: UplinkTransport {
         ]
         let coded: (body: [UInt8], header: String?)
         do {
-            coded = try coding.coding.encode(body, level: coding.level)
+            coded = try choice.coding.encode(body, level: choice.level)
         } catch {
             let failed = UplinkAttempt(
                 sent: batch.count,
@@ -127,13 +140,21 @@ public final class BatchTransport: UplinkTransport {
     }
 
     /// What an answer says when it may be a refusal of the body's coding: a 415 (RFC 7694), or a refusal of the
-    /// events (a server that does not decode the coding reads no events in the body); nil for any other answer.
+    /// events (a server that does not decode the coding reads no events in the body) other than a 409 (a request
+    /// with the same `Idempotency-Key` still in progress); nil for any other answer.
     static func refusalOfCoding(_ answer: DeliveryPolicy.Answer) -> String? {
         switch answer {
+        case .refused(409, _): nil
         case .refused(let status, _): "HTTP \(status)"
         case .misconfigured(415, _): "HTTP 415"
         case .confirmed, .temporary, .misconfigured: nil
         }
+    }
+
+    /// Whether `answer` refuses the body's coding and says nothing of its events: a 415.
+    private static func refusesTheCodingAlone(_ answer: DeliveryPolicy.Answer) -> Bool {
+        if case .misconfigured(415, _) = answer { return true }
+        return false
     }
 
     public func cancel() { client.cancel() }

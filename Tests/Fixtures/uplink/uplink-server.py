@@ -597,6 +597,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
             return
 
         encoding = (self.headers.get("Content-Encoding") or "identity").strip().lower()
+        if path == "/batch" and self.command == "POST" and self.refuse_coding(encoding):
+            return
         seqs = set()
         if path == "/batch":
             seqs = batch_seqs(body, encoding)
@@ -640,15 +642,20 @@ class Handler(http.server.BaseHTTPRequestHandler):
         else:
             raise BadRequest("not found", 404)
 
-    def batch(self, body, encoding):
+    def refuse_coding(self, encoding):
+        """Answers a batch in a coding this server does not decode (``--codings``), before any fault: it cannot read
+        the events. Says whether it did."""
         codings, status = self.server.codings, self.server.coding_status
-        if encoding in ("gzip", "zstd", "identity") and encoding not in codings:
-            self.server.state.append([{"kind": "coding_refused", "encoding": encoding, "status": status,
-                                       "at": time.monotonic(), "connection": self.connection_id}])
-            headers = [("Accept-Encoding", ", ".join(codings))] if status == 415 else []
-            self.note(status, f"batch in {encoding}, which this server does not decode")
-            self.answer(status, f"unsupported Content-Encoding {encoding!r}", headers=headers)
-            return
+        if encoding not in ("gzip", "zstd", "identity") or encoding in codings:
+            return False
+        self.server.state.append([{"kind": "coding_refused", "encoding": encoding, "status": status,
+                                   "at": time.monotonic(), "connection": self.connection_id}])
+        headers = [("Accept-Encoding", ", ".join(codings))] if status == 415 else []
+        self.note(status, f"batch in {encoding}, which this server does not decode")
+        self.answer(status, f"unsupported Content-Encoding {encoding!r}", headers=headers)
+        return True
+
+    def batch(self, body, encoding):
         if encoding not in ("gzip", "zstd", "identity"):
             raise BadRequest(f"unsupported Content-Encoding {encoding!r}", 415)
         media = (self.headers.get("Content-Type") or "").split(";")[0].strip().lower()
