@@ -10,11 +10,13 @@ import WaymarkStore
 /// (after a lost answer or a power cut) by its key, or events by (`device`, `seq`). Any 2xx is delivered.
 ///
 /// Given several codings (`content_encoding = "auto"`: zstd, then gzip), it sends in the first. A server that
-/// refuses a body in it (415, as RFC 7694 has a server answer a coding it does not decode, or any other refusal:
-/// a server that reads the body undecoded finds no JSON), or a coding whose library cannot be loaded, sends the
-/// same batch again at once in the next; when the server takes that, the sink sends in that coding from then on,
-/// and says so once (``UplinkAttempt/notice``). Nothing is quarantined for a coding; a refusal in every coding is
-/// the events' or the settings', as with one coding, and the next batch starts from the first again.
+/// refuses a body in it (``refusalOfCoding(_:)``: a 415, as RFC 7694 has a server answer a coding it does not
+/// decode, or another refusal of the batch, as from a server that reads the body undecoded and finds no JSON), or
+/// a coding whose library cannot be loaded, sends the same batch again at once in the next, with the same key;
+/// when the server takes that, the sink sends in that coding from then on, and says so once
+/// (``UplinkAttempt/notice``). Nothing is quarantined for a coding: a batch refused in every coding is refused for
+/// its events or the settings, by the last coding's answer unless that is a 415 (then an earlier one's), and the
+/// next batch starts from the first coding again.
 ///
 /// The lines go without `recv` (the board's time of receipt, which the spool and the day log keep) unless
 /// `sendsReceiptTimes` asks for it: on a live drive it is a sixth of a coded body, and the agent's Traccar and
