@@ -59,7 +59,7 @@ public final class BatchTransport: UplinkTransport {
     }
 
     /// The coding the next request goes in.
-    public var coding: ContentCoding { codings[current].coding }
+    private var coding: ContentCoding { codings[current].coding }
     /// The coding of the request whose answer the last ``send(_:wallClock:)`` gave.
     public private(set) var answeredIn: ContentCoding
 
