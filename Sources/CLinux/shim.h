@@ -1,6 +1,7 @@
 // The Linux system calls Waymark uses that Swift's Glibc module does not declare (glibc declares them only
-// under _GNU_SOURCE), and small helpers over Linux calls (a thread's name, the clock's synchronization).
-// Nothing to link: they are in libc. WaymarkSystem is their Swift face.
+// under _GNU_SOURCE), small helpers over Linux calls (a thread's name, the clock's synchronization), and the
+// Swift runtime's global-executor hooks. Nothing to link: they are in libc and the Swift runtime. WaymarkSystem
+// is their Swift face.
 #ifndef WAYMARK_CLINUX_SHIM_H
 #define WAYMARK_CLINUX_SHIM_H
 
@@ -52,6 +53,17 @@ static inline void waymark_name_current_thread(const char *name) {
 /// Caps glibc's malloc arenas at `count` (`mallopt(M_ARENA_MAX)`): 1 when the call succeeded, else 0.
 static inline int waymark_limit_malloc_arenas(int count) {
     return mallopt(M_ARENA_MAX, count);
+}
+
+/// The Swift concurrency runtime's hook for its global executor: a function pointer the runtime calls, with
+/// Swift's calling convention, with each global job instead of handing it to libdispatch; nil (the runtime's
+/// start) leaves them to libdispatch. libswift_Concurrency exports it (shared and static alike) and no header
+/// declares it; declared here as a plain pointer, set once to WaymarkSystem's `GlobalExecutor`'s thin Swift
+/// function before the first job.
+extern void *swift_task_enqueueGlobal_hook;
+
+static inline void waymark_set_global_enqueue_hook(void *hook) {
+    swift_task_enqueueGlobal_hook = hook;
 }
 
 #endif

@@ -109,7 +109,7 @@ public enum Agent {
             if let duration {
                 tasks.addTask {
                     // Cancelled when a signal ended the group first: that stop is as graceful as this one.
-                    guard (try? await Task.sleep(for: duration)) != nil else { return false }
+                    guard (try? await GlobalExecutor.process.sleep(for: duration)) != nil else { return false }
                     await group.triggerGracefulShutdown()
                     return false
                 }

@@ -6,9 +6,11 @@ import WaymarkSystem
 @main
 struct Waymark: AsyncParsableCommand {
     /// One malloc arena, set before any thread starts: each thread's own arena kept the memory it freed, which a
-    /// board cannot reclaim (docs/performance.md, "The binary and its memory").
+    /// board cannot reclaim (docs/performance.md, "The binary and its memory"). The runtime's global jobs on
+    /// threads of the agent's own, before the first: libdispatch's would wake the process every second.
     static func main() async {
         MallocArenas.limit(to: 1)
+        GlobalExecutor.install()
         await main(nil)
     }
 

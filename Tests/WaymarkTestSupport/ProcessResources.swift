@@ -60,6 +60,22 @@ public enum ProcessResources {
         procFile("stat", ofThread: name)?.split(separator: ")").last?.split(separator: " ").first.map(String.init)
     }
 
+    /// Each thread of process `pid` by its id: its name (Linux `comm`) and its voluntary context switches (its
+    /// sleeps). A thread that ended between the listing and the reads is left out.
+    public static func threadSwitches(of pid: Int32) -> [String: (name: String, switches: Int)] {
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
+        var threads: [String: (name: String, switches: Int)] = [:]
+        for task in tasks {
+            let name = readProcFile("/proc/\(pid)/task/\(task)/comm").trimmingCharacters(in: .newlines)
+            let status = readProcFile("/proc/\(pid)/task/\(task)/status")
+            let line = status.split(separator: "\n").first { $0.hasPrefix("voluntary_ctxt_switches") }
+            if let switches = line?.split(separator: "\t").last.flatMap({ Int($0) }) {
+                threads[task] = (name, switches)
+            }
+        }
+        return threads
+    }
+
     /// All open file descriptors of this process.
     public static func descriptorCount() -> Int {
         ((try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []).count

@@ -83,7 +83,7 @@ struct CommandLineTests {
         #expect(errors.count == 1, "one error per outage, not one per retry")
         #expect(errors.first?["code"] as? String == "gpsd_unavailable")
         #expect((errors.first?["message"] as? String)?.contains("127.0.0.1:\(port)") == true)
-        #expect(events.map { $0["seq"] as? Int } == Array(1...events.count).map { $0 })
+        #expect(events.map { $0["seq"] as? Int } == Array(1..<events.count + 1).map { $0 })
         // 1 + 2 + 4 s of backoff fit in 5 s: at least three attempts were logged.
         #expect(result.stderr.components(separatedBy: "unavailable").count - 1 >= 1)
     }
@@ -108,7 +108,7 @@ struct CommandLineTests {
         let locations = events.filter { $0["type"] as? String == "location" }
         #expect(locations.count == 774)
         #expect(locations.first?["time"] as? String == "2029-11-25T16:57:44.000Z")
-        #expect(events.map { $0["seq"] as? Int } == Array(1...events.count).map { $0 })
+        #expect(events.map { $0["seq"] as? Int } == Array(1..<events.count + 1).map { $0 })
         #expect(result.stderr.contains("location=774"))
         #expect(!result.stdout.contains("null") && !result.stdout.contains("nan"))
     }

@@ -36,6 +36,23 @@ struct GracefulStopTests {
         #expect(agent.stdout.contains(#""code":"gpsd_unavailable""#), "the waiting events are emitted at the stop")
     }
 
+    /// The agent's global executor once ran its jobs as on a task executor: a job then hopped off at its first
+    /// `await`, and swift-async-algorithms' `merge` (inside swift-service-lifecycle), which holds its lock across
+    /// an `await` it expects to run at once, deadlocked both job threads now and then (at the 43rd start of one
+    /// series, the 2nd of another): 100 starts in a row find such a rate most of the time.
+    @Test("run, stopped by SIGINT as soon as it is up, 100 times: every stop is graceful")
+    func stoppedAtOnce() throws {
+        let workspace = try DurabilityTests.Workspace()
+        let closed = try GPSDTestServer.freePort()
+        for attempt in 1...100 {
+            let agent = try WaymarkBinary.start(
+                ["run", "--config", workspace.config, "--gpsd", "127.0.0.1:\(closed)", "--for", "60s"]
+            )
+            try agent.wait(seconds: 30, "gpsd_unavailable") { agent.stderr.contains("code=gpsd_unavailable") }
+            #expect(try Self.stop(agent, with: SIGINT) == 0, "stop \(attempt): \(agent.stderr)")
+        }
+    }
+
     @Test("run, connected to a gpsd without a receiver", arguments: [SIGTERM, SIGINT])
     func connected(signal: Int32) throws {
         let gpsd = try GPSDWithoutReceiver()

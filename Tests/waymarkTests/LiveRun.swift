@@ -27,9 +27,13 @@ enum LiveRun {
         )
         // The log says it at once; a capture without a fix prints its events only at the stop.
         try agent.wait(seconds: 60, "the end of \(log)") { agent.stderr.contains("code=no_device") }
-        // The core, the spool's commits and the sinks run on a thread of their own, the reader on another.
-        #expect(ProcessResources.threads(named: "waymark core", process: agent.process.processIdentifier) == 1)
-        #expect(ProcessResources.threads(named: "gpsd ", process: agent.process.processIdentifier) == 1)
+        // The core, the spool's commits and the sinks run on a thread of their own, the reader on another, the
+        // runtime's global jobs on the agent's own threads (GlobalExecutor), a core each at most.
+        let pid = agent.process.processIdentifier
+        #expect(ProcessResources.threads(named: "waymark core", process: pid) == 1)
+        #expect(ProcessResources.threads(named: "gpsd ", process: pid) == 1)
+        let jobThreads = ProcessResources.threads(named: "waymark jobs", process: pid)
+        #expect(jobThreads >= 1 && jobThreads <= max(2, ProcessInfo.processInfo.activeProcessorCount))
         #expect(agent.interrupt() == 0, "\(agent.stderr)")
         let events = try agent.stdout.split(separator: "\n").map { line in
             try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])

@@ -14,20 +14,11 @@ struct PausedWakeupsMeasurement {
 
     /// The voluntary context switches of each thread of a process, by thread id, from /proc; and whether
     /// the thread is libdispatch's manager (its name ends in `qos.overcommit`), which on Linux runs the
-    /// workqueue monitor: a timer that fires every second in every process that uses Swift concurrency
-    /// (swift-corelibs-libdispatch, `src/event/workqueue.c`, `_dispatch_workq_init_once`).
+    /// workqueue monitor: a timer that fires every second once libdispatch's worker pool has started
+    /// (swift-corelibs-libdispatch, `src/event/workqueue.c`, `_dispatch_workq_init_once`). The agent's global jobs
+    /// run on threads of its own (`GlobalExecutor`), which start no such pool: what it counts now is the rest.
     static func switches(of pid: Int32) -> [String: (count: Int, runtime: Bool)] {
-        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
-        var counts: [String: (count: Int, runtime: Bool)] = [:]
-        for task in tasks {
-            let status = ProcessResources.readProcFile("/proc/\(pid)/task/\(task)/status")
-            let name = ProcessResources.readProcFile("/proc/\(pid)/task/\(task)/comm")
-            let line = status.split(separator: "\n").first { $0.hasPrefix("voluntary_ctxt_switches") }
-            if let value = line?.split(separator: "\t").last.flatMap({ Int($0) }) {
-                counts[task] = (value, name.trimmingCharacters(in: .whitespacesAndNewlines).hasSuffix("qos.overcommit"))
-            }
-        }
-        return counts
+        ProcessResources.threadSwitches(of: pid).mapValues { ($0.switches, $0.name.hasSuffix("qos.overcommit")) }
     }
 
     /// utime + stime of a process, in seconds (fields 14 and 15 of /proc/PID/stat, in clock ticks).
@@ -277,7 +268,7 @@ struct PausedWakeupsMeasurement {
             )
         }
         for (_, agent) in agents { _ = agent.interrupt() }
-        // The agent's own threads; the runtime's monitor adds its fixed once a second (printed above).
+        // The agent's own threads; libdispatch's monitor, were it running, would add once a second (printed above).
         let own = Self.median(ownRates[variants[0].name] ?? [])
         #expect(own <= 1, "a paused agent with power saving wakes at most once a second on average")
     }

@@ -22,6 +22,7 @@ struct RegionsCommandTests {
             [agent]
             state_dir = "\(directory.path)"
             log_dir = "\(directory.path)/logs"
+            runtime_dir = "\(directory.path)/run"
             [regions]
             file = "\(regionFile)"
             \(regionsSettings)

@@ -6,12 +6,21 @@ import WaymarkTestSupport
 /// 2 and one line naming the setting, the directory and what the system said, not a run that keeps nothing.
 @Suite("Unusable directories at start")
 struct UnusableDirectoryTests {
-    /// A configuration in a fresh directory every user may read, with `settings` after `[agent]`'s lines.
+    /// A configuration in a fresh directory every user may read, with `settings` after `[agent]`'s lines, and a
+    /// runtime directory of its own there that every user may write: agents of tests running side by side never
+    /// share `/run/waymark`, whose lock lets only one run.
     static func config(_ agent: String, _ settings: String = "") throws -> (directory: URL, path: String) {
         let directory = try Fixtures.temporaryDirectory()
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: directory.path)
+        let runtime = directory.appendingPathComponent("run").path
+        try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: false)
+        try FileManager.default.setAttributes([.posixPermissions: 0o777], ofItemAtPath: runtime)
         let path = directory.appendingPathComponent("waymark.toml").path
-        try "[agent]\n\(agent)\n\(settings)".write(toFile: path, atomically: true, encoding: .utf8)
+        try "[agent]\nruntime_dir = \"\(runtime)\"\n\(agent)\n\(settings)".write(
+            toFile: path,
+            atomically: true,
+            encoding: .utf8
+        )
         try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: path)
         return (directory, path)
     }

@@ -2,6 +2,7 @@ import Logging
 import ServiceLifecycle
 import Synchronization
 import WaymarkCore
+import WaymarkSystem
 
 /// Watches `[regions] file`: loads it at start and whenever it changes and settles (checked every second; see
 /// ``RegionFileWatch``), and hands each good version to the location service, with the fleet's remote regions
@@ -73,7 +74,7 @@ final class RegionFileService: Service, Sendable {
             while !Task.isCancelled {
                 self.check()
                 if self.watched.withLock({ $0.source != nil }) {
-                    try? await Task.sleep(for: Self.pollInterval)
+                    try? await GlobalExecutor.process.sleep(for: Self.pollInterval)
                 } else {
                     await reloads.next()
                 }

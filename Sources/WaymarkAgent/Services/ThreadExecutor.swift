@@ -18,8 +18,7 @@ import WaymarkSystem
 /// that a job writes only while the thread sleeps, and the shutdown always.
 final class ThreadExecutor: TaskExecutor, @unchecked Sendable {
     // Guarded by `lock`.
-    private var jobs: [UnownedJob] = []
-    private var next = 0
+    private var jobs = ArrivalQueue<UnownedJob>()
     private var isShutDown = false
     private var alarm: (at: MonotonicInstant, action: @Sendable () -> Void)?
     /// Whether the thread sleeps in `poll` (or is about to): only then does a job signal ``wake``.
@@ -155,15 +154,7 @@ final class ThreadExecutor: TaskExecutor, @unchecked Sendable {
     /// sleep (and jobs that come meanwhile wake the thread).
     private func nextWork() -> Work {
         sleeping = false
-        if next < jobs.count {
-            let job = jobs[next]
-            next += 1
-            if next == jobs.count {
-                jobs.removeAll(keepingCapacity: true)
-                next = 0
-            }
-            return .job(job)
-        }
+        if let job = jobs.popFirst() { return .job(job) }
         if isShutDown { return .end }
         if let alarm, SystemClocks.monotonic() >= alarm.at {
             self.alarm = nil

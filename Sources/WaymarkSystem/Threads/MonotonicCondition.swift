@@ -31,7 +31,7 @@ public final class MonotonicCondition: @unchecked Sendable {
         return try body()
     }
 
-    /// Inside ``locked(_:)``: releases the mutex until ``broadcast()`` or `deadline` (nanoseconds on the
+    /// Inside ``locked(_:)``: releases the mutex until ``broadcast()`` or ``signal()`` or `deadline` (nanoseconds on the
     /// monotonic clock, ``SystemClocks/monotonicNanoseconds()``; nil waits for the broadcast alone), then holds
     /// it again. True when the deadline passed. Callers wait in a loop on their own condition: a wake-up may be
     /// spurious.
@@ -47,4 +47,7 @@ public final class MonotonicCondition: @unchecked Sendable {
 
     /// Wakes every thread waiting; call it inside ``locked(_:)``.
     public func broadcast() { pthread_cond_broadcast(condition) }
+
+    /// Wakes one thread waiting, if any; call it inside ``locked(_:)``.
+    public func signal() { pthread_cond_signal(condition) }
 }

@@ -24,6 +24,35 @@ import WaymarkSystem
         #expect(name.withLock { $0 } == "waymark test th\n")
     }
 
+    @Test("a dedicated thread starts with the signals a process is sent blocked, and those of faults not")
+    func blockedSignals() throws {
+        let condition = MonotonicCondition()
+        let mask = Mutex<UInt64?>(nil)
+        var before = sigset_t()
+        pthread_sigmask(SIG_SETMASK, nil, &before)
+        DedicatedThread.start(name: "waymark signals") {
+            let status = String(decoding: (try? Files.contents("/proc/thread-self/status")) ?? [], as: UTF8.self)
+            let line = status.split(separator: "\n").first { $0.hasPrefix("SigBlk:") }
+            let bits = line.flatMap { UInt64($0.dropFirst(7).trimmingCharacters(in: .whitespaces), radix: 16) }
+            condition.locked {
+                mask.withLock { $0 = bits ?? 0 }
+                condition.broadcast()
+            }
+        }
+        let deadline = SystemClocks.monotonicNanoseconds() + 10_000_000_000
+        condition.locked {
+            while mask.withLock({ $0 }) == nil { if condition.wait(untilNanoseconds: deadline) { break } }
+        }
+        let blocked = try #require(mask.withLock { $0 })
+        func isBlocked(_ signal: Int32) -> Bool { blocked & (1 << UInt64(signal - 1)) != 0 }
+        #expect([SIGTERM, SIGINT, SIGHUP, SIGUSR1, SIGUSR2, SIGCHLD].allSatisfy(isBlocked))
+        #expect(![SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTRAP, SIGSYS].contains(where: isBlocked))
+        // The creator's own mask is left as it was.
+        var after = sigset_t()
+        pthread_sigmask(SIG_SETMASK, nil, &after)
+        #expect((1..<32).allSatisfy { sigismember(&before, $0) == sigismember(&after, $0) })
+    }
+
     @Test("a wait ends at its deadline on the monotonic clock, and at once for a deadline passed")
     func deadline() {
         let condition = MonotonicCondition()
