@@ -21,15 +21,16 @@ public enum DedicatedThread {
         pthread_attr_init(&attributes)
         pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED))
         defer { pthread_attr_destroy(&attributes) }
-        // The thread starts (it inherits the mask it is created with) with exactly the signals a process is sent
-        // blocked, not those a fault raises, as libdispatch's own threads do: SIGTERM, SIGINT and SIGHUP go to
-        // swift-service-lifecycle's signal sources (libdispatch's signalfd), and interrupt no blocking call of
-        // this thread. Before `GlobalExecutor`, every thread of the agent was started from one of
-        // libdispatch's, and so inherited this.
+        // The thread starts (it inherits the mask it is created with) with the signals a process is sent
+        // blocked, as libdispatch's own threads do (`_dispatch_sigmask`): SIGTERM, SIGINT and SIGHUP go to
+        // swift-service-lifecycle's signal sources (libdispatch's signalfd) and interrupt no blocking call here.
+        // Left open, as there: those a fault raises, SIGPIPE, and SIGPROF, with which Swift's crash handler stops
+        // the other threads to show their backtraces. Until `GlobalExecutor`, every thread of the agent was
+        // started from one of libdispatch's, and so had this mask.
         var blocked = sigset_t()
         sigfillset(&blocked)
-        for synchronous in [SIGILL, SIGTRAP, SIGABRT, SIGFPE, SIGBUS, SIGSEGV, SIGSYS] {
-            sigdelset(&blocked, synchronous)
+        for open in [SIGILL, SIGTRAP, SIGABRT, SIGFPE, SIGBUS, SIGSEGV, SIGSYS, SIGPIPE, SIGPROF] {
+            sigdelset(&blocked, open)
         }
         var previous = sigset_t()
         pthread_sigmask(SIG_SETMASK, &blocked, &previous)

@@ -88,7 +88,12 @@ import WaymarkTestSupport
         #expect(again == name)
     }
 
-    @Test("a sleep ends at its deadline on the monotonic clock, not before; an earlier one set later, first")
+    // A regression that lost a wake-up would hold these two for their hour: the time limit fails them sooner,
+    // and is long because the test process's own pool may be busy for many minutes with other suites.
+    @Test(
+        "a sleep ends at its deadline on the monotonic clock, not before; an earlier one set later, first",
+        .timeLimit(.minutes(20))
+    )
     func sleep() async throws {
         let executor = GlobalExecutor(width: 2, name: "gexec sleep")
         // The later one first: the thread keeping its deadline must be woken for the earlier one. (No upper bound
@@ -108,7 +113,7 @@ import WaymarkTestSupport
         #expect(!lateEnded.isSet)
     }
 
-    @Test("a sleep's task cancelled: it throws, before its deadline or already cancelled")
+    @Test("a sleep's task cancelled: it throws, before its deadline or already cancelled", .timeLimit(.minutes(20)))
     func cancelledSleep() async {
         let executor = GlobalExecutor(width: 2, name: "gexec cancel")
         // An hour: a cancellation that did not end the sleep would hold the test that long, then fail it.
