@@ -37,7 +37,7 @@ public final class GlobalExecutor: TaskExecutor, @unchecked Sendable {
         /// A global job from the runtime's hook: run on the generic executor, as libdispatch runs it. Run as on a
         /// task executor, a job would hop off it at its first nonisolated `await`, and code that holds a lock
         /// across an `await` it expects to run straight away (swift-async-algorithms' `merge`, under
-        /// swift-service-lifecycle) would find it still held: two threads deadlocked at a SIGINT.
+        /// swift-service-lifecycle) would find it still held: both job threads deadlocked, and no stop came through.
         case global(UnownedJob)
         /// A job of a task that prefers this executor (`withTaskExecutorPreference`).
         case preferring(UnownedJob)
