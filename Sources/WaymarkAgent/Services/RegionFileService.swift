@@ -1,6 +1,7 @@
 import Logging
 import ServiceLifecycle
 import Synchronization
+import WaymarkClocks
 import WaymarkCore
 import WaymarkSystem
 

@@ -13,8 +13,9 @@ import Synchronization
 /// order they came; priorities are not kept apart.
 ///
 /// `Task.sleep` is not a global job: Swift 6.3's default executor schedules its wake-up with libdispatch itself,
-/// past the runtime's hooks, and so starts that pool. Waymark's long-running code sleeps with ``sleep(for:)``
-/// instead, whose deadline one of these threads keeps (a ``DeadlineQueue``, on the monotonic clock).
+/// past the runtime's hooks, and so starts that pool. Waymark's long-running code sleeps with
+/// ``sleep(untilNanoseconds:)`` instead (WaymarkClocks' `sleep(for:)`), whose deadline one of these threads keeps
+/// (a ``DeadlineQueue``, on the monotonic clock).
 ///
 /// An instance that is not installed is a plain task executor (`withTaskExecutorPreference(_:operation:)`).
 public final class GlobalExecutor: TaskExecutor, @unchecked Sendable {
@@ -72,14 +73,15 @@ public final class GlobalExecutor: TaskExecutor, @unchecked Sendable {
         }
     }
 
-    /// Suspends the calling task for `duration` on the monotonic clock, as `Task.sleep(for:)` does, and throws
-    /// `CancellationError` at once when the task is cancelled meanwhile.
-    public func sleep(for duration: Duration) async throws {
+    /// Suspends the calling task until the monotonic clock reads `deadline` (nanoseconds,
+    /// ``SystemClocks/monotonicNanoseconds()``), as `Task.sleep` does, and throws `CancellationError` at once when
+    /// the task is cancelled meanwhile. WaymarkClocks adds `sleep(for:)`, a `Duration` from now.
+    public func sleep(untilNanoseconds deadline: Int64) async throws {
         let wait = Wait()
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 guard wait.start(continuation) else { return }
-                schedule(at: Self.fromNow(duration)) { wait.end(throwing: nil) }
+                schedule(at: deadline) { wait.end(throwing: nil) }
             }
         } onCancel: {
             wait.end(throwing: CancellationError())
@@ -112,8 +114,10 @@ public final class GlobalExecutor: TaskExecutor, @unchecked Sendable {
     /// whose deadline came together, or a deadline no thread keeps) wakes or starts another for it.
     private func nextWork() -> Work {
         while true {
-            let now = SystemClocks.monotonicNanoseconds()
-            while let action = timed.popDue(at: now) { ready.append(.action(action)) }
+            if !timed.isEmpty {
+                let now = SystemClocks.monotonicNanoseconds()
+                while let action = timed.popDue(at: now) { ready.append(.action(action)) }
+            }
             if let work = ready.popFirst() {
                 if !ready.isEmpty || (!timed.isEmpty && !keepingDeadline) { wakeOrStartThread() }
                 return work
@@ -128,15 +132,6 @@ public final class GlobalExecutor: TaskExecutor, @unchecked Sendable {
         }
     }
 
-    /// The monotonic deadline `duration` from now, held at the ends of the clock rather than wrapped past them.
-    static func fromNow(_ duration: Duration) -> Int64 {
-        let (seconds, attoseconds) = duration.components
-        let (scaled, overflowed) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
-        let (nanoseconds, overflowedAgain) = scaled.addingReportingOverflow(attoseconds / 1_000_000_000)
-        let (deadline, past) = SystemClocks.monotonicNanoseconds().addingReportingOverflow(nanoseconds)
-        guard !overflowed && !overflowedAgain && !past else { return seconds < 0 ? .min : .max }
-        return deadline
-    }
 }
 
 extension GlobalExecutor {

@@ -11,6 +11,16 @@ import WaymarkCore
         #expect(MonotonicInstant.zero + .microseconds(3) == MonotonicInstant(nanoseconds: 3_000))
     }
 
+    /// A deadline (a sleep's, `GlobalExecutor.sleep(for:)`) is held at the clock's ends, not wrapped past them.
+    @Test func addingSaturatesAtTheEnds() {
+        let now = MonotonicInstant(nanoseconds: 12_345_000_000_000)
+        #expect(now + .seconds(Int64.max) == MonotonicInstant(nanoseconds: .max))
+        #expect(now + .seconds(9_223_372_036) == MonotonicInstant(nanoseconds: .max))
+        #expect(MonotonicInstant(nanoseconds: -5) + .seconds(Int64.min) == MonotonicInstant(nanoseconds: .min))
+        #expect(now + .seconds(-1) < now)
+        #expect(now + .milliseconds(1500) == MonotonicInstant(nanoseconds: 12_346_500_000_000))
+    }
+
     @Test func subtractingInstantsGivesTheSignedDurationBetweenThem() {
         let earlier = MonotonicInstant(nanoseconds: 1_250_000_000)
         let later = MonotonicInstant(nanoseconds: 3_000_000_001)
